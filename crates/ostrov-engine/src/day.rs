@@ -1,0 +1,358 @@
+//! The open day: the orders accepted so far, each checked when sent (R-ORDER-1).
+
+use std::collections::VecDeque;
+
+use crate::act::Act;
+use crate::event::Event;
+use crate::item::{Item, ItemKind};
+use crate::log::Log;
+use crate::order::{Actor, Clock, Command, Order, Targets};
+use crate::player::PlayerId;
+use crate::record::{DayRecord, ItemUse, Rejected, Stage};
+use crate::refusal::Refusal;
+use crate::role::Role;
+use crate::state::State;
+
+/// Where the open day stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Before the 13:00 stage.
+    Morning,
+    /// After the 13:00 stage, until 21:00.
+    Afternoon,
+}
+
+/// A night order as accepted (R-ORDER-1: the last one sent replaces the earlier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NightOrder {
+    Kill(Targets),
+    Check(PlayerId),
+    Heal(PlayerId),
+    Cancel,
+    Swap(PlayerId, PlayerId),
+    Recharge(PlayerId),
+    Assault(PlayerId),
+}
+
+impl NightOrder {
+    /// Every player the order names.
+    pub fn targets(&self) -> impl Iterator<Item = PlayerId> {
+        let (a, b) = match *self {
+            NightOrder::Kill(t) => (Some(t.first), t.second),
+            NightOrder::Check(p) | NightOrder::Heal(p) | NightOrder::Recharge(p) | NightOrder::Assault(p) => (Some(p), None),
+            NightOrder::Swap(x, y) => (Some(x), Some(y)),
+            NightOrder::Cancel => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+
+    pub const fn act(&self) -> Act {
+        match self {
+            NightOrder::Kill(_) => Act::Kill,
+            NightOrder::Check(_) => Act::Check,
+            NightOrder::Heal(_) => Act::Heal,
+            NightOrder::Cancel => Act::Cancel,
+            NightOrder::Swap(..) => Act::Swap,
+            NightOrder::Recharge(_) => Act::Recharge,
+            NightOrder::Assault(_) => Act::Assault,
+        }
+    }
+}
+
+/// An accepted `use` of a shocker, love note or voodoo doll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UseOrder {
+    pub by: PlayerId,
+    pub item: Item,
+    pub target: PlayerId,
+    pub phase: Phase,
+}
+
+/// Everything accepted so far on the open day.
+#[derive(Clone, Debug)]
+pub struct Today {
+    pub event: Option<Event>,
+    pub phase: Phase,
+    /// Counts accepted orders: later orders have larger numbers.
+    pub(crate) seq: u32,
+    pub votes: Vec<Option<Targets>>,
+    pub megaphone: Vec<Option<PlayerId>>,
+    pub authority: Vec<Option<(PlayerId, PlayerId)>>,
+    pub sentence: Vec<Option<PlayerId>>,
+    pub night: Vec<Option<(NightOrder, u32)>>,
+    pub uses: Vec<UseOrder>,
+    /// Bunker requests: (player, fixed item, order number).
+    pub bunker: Vec<Option<(Option<Item>, u32)>>,
+    pub exchange: Vec<Option<PlayerId>>,
+    pub light: Vec<bool>,
+    pub chosen: Option<PlayerId>,
+    pub pair: Option<PlayerId>,
+    pub immune: Vec<bool>,
+    pub question: Option<(PlayerId, String)>,
+    pub answer: Option<bool>,
+    pub penalty: Vec<bool>,
+    pub(crate) tie_breaks: VecDeque<PlayerId>,
+    pub(crate) log: Log,
+    pub(crate) record: DayRecord,
+}
+
+impl Today {
+    pub(crate) fn new(n: usize, day: u32, event: Option<Event>, detail: bool) -> Today {
+        Today {
+            event,
+            phase: Phase::Morning,
+            seq: 0,
+            votes: vec![None; n],
+            megaphone: vec![None; n],
+            authority: vec![None; n],
+            sentence: vec![None; n],
+            night: vec![None; n],
+            uses: Vec::new(),
+            bunker: vec![None; n],
+            exchange: vec![None; n],
+            light: vec![false; n],
+            chosen: None,
+            pair: None,
+            immune: vec![false; n],
+            question: None,
+            answer: None,
+            penalty: vec![false; n],
+            tie_breaks: VecDeque::new(),
+            log: Log::new(detail),
+            record: DayRecord { day, event, ..DayRecord::default() },
+        }
+    }
+
+    /// Whether items work today (Magnetic storm: none does, R-ITEM-7).
+    pub fn items_work(&self) -> bool {
+        self.event != Some(Event::MagneticStorm)
+    }
+
+    pub(crate) fn reject(&mut self, order: &Order, reason: Refusal) {
+        self.record.rejected.push(Rejected { by: order.by, act: order.command.act(), at: order.at, reason });
+    }
+}
+
+/// Checks an order against the state at the moment it is sent (R-ORDER-1).
+pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), Refusal> {
+    if state.winner.is_some() {
+        return Err(Refusal::GameOver);
+    }
+    if order.at > Clock::DEADLINE {
+        return Err(Refusal::Late);
+    }
+    let act = order.command.act();
+    let me = match order.by {
+        Actor::Host => {
+            if !act.is_host() {
+                return Err(Refusal::NotForHost);
+            }
+            None
+        }
+        Actor::Player(p) => {
+            if act.is_host() {
+                return Err(Refusal::HostOnly);
+            }
+            if !state.alive(p) {
+                return Err(Refusal::SenderDead);
+            }
+            Some(p)
+        }
+    };
+    if order.command.named().into_iter().any(|t| !state.alive(t)) {
+        return Err(Refusal::TargetDead);
+    }
+    let event = today.event;
+    let need_event = |e: Event| -> Result<(), Refusal> {
+        if event != Some(e) {
+            Err(Refusal::WrongEvent)
+        } else if today.phase != Phase::Morning || order.at > Clock::MIDDAY {
+            Err(Refusal::AfterMidday)
+        } else {
+            Ok(())
+        }
+    };
+    let Some(me) = me else {
+        return match &order.command {
+            Command::Answer(_) if event != Some(Event::SpiritCall) => Err(Refusal::WrongEvent),
+            _ => Ok(()),
+        };
+    };
+    let pl = state.player(me);
+    let role = pl.role;
+    match &order.command {
+        Command::Vote(t) => {
+            if t.len() > Event::votes_per_player(event) {
+                return Err(Refusal::WrongVoteCount);
+            }
+        }
+        Command::Megaphone(_) => {
+            if !state.holds(me, Item::Megaphone) {
+                return Err(Refusal::NoItem);
+            }
+            if !today.items_work() {
+                return Err(Refusal::MagneticStorm);
+            }
+        }
+        Command::Authority { .. } => {
+            if role != Role::Authority {
+                return Err(Refusal::NotYourAbility);
+            }
+            if pl.spent.authority {
+                return Err(Refusal::AbilityUsed);
+            }
+        }
+        Command::Sentence(_) => {
+            if event != Some(Event::Fear) {
+                return Err(Refusal::WrongEvent);
+            }
+        }
+        Command::Kill(t) => {
+            if !role.has_night_act(Act::Kill) {
+                return Err(Refusal::NotYourAbility);
+            }
+            if role == Role::Witch && pl.spent.witch_kill {
+                return Err(Refusal::AbilityUsed);
+            }
+            let pack = matches!(role, Role::Werewolf | Role::Halfblood);
+            if t.second.is_some_and(|s| s != t.first) && !(pack && event == Some(Event::FullMoon)) {
+                return Err(Refusal::TwoTargets);
+            }
+        }
+        Command::Cancel => {
+            if role != Role::Witch {
+                return Err(Refusal::NotYourAbility);
+            }
+            if pl.spent.witch_cancel {
+                return Err(Refusal::AbilityUsed);
+            }
+        }
+        Command::Heal(t) => {
+            if role != Role::Nurse {
+                return Err(Refusal::NotYourAbility);
+            }
+            if *t == me && pl.spent.nurse_self_heal {
+                return Err(Refusal::SelfHealUsed);
+            }
+        }
+        Command::Check(_) | Command::Swap(..) | Command::Recharge(_) | Command::Assault(_) => {
+            if !role.has_night_act(act) {
+                return Err(Refusal::NotYourAbility);
+            }
+            if let Command::Swap(a, b) = order.command {
+                if a == b {
+                    return Err(Refusal::SelfTarget);
+                }
+            }
+        }
+        Command::Use { item, .. } => {
+            if !today.items_work() {
+                return Err(Refusal::MagneticStorm);
+            }
+            let Some(h) = state.held(me).filter(|h| h.item.kind() == ItemKind::Used) else {
+                return Err(Refusal::NoItem);
+            };
+            if item.is_some_and(|i| i != h.item) {
+                return Err(Refusal::WrongItem);
+            }
+            if !h.charged {
+                return Err(Refusal::ItemSpent);
+            }
+        }
+        Command::Bunker { .. } => need_event(Event::Bunker)?,
+        Command::Exchange(t) => {
+            need_event(Event::Exchange)?;
+            if *t == me {
+                return Err(Refusal::SelfTarget);
+            }
+        }
+        Command::Light => {
+            need_event(Event::MysticLight)?;
+            if !state.held(me).is_some_and(|h| h.item.is_activated() && !h.charged) {
+                return Err(Refusal::NothingToRecharge);
+            }
+        }
+        Command::Pair(t) => {
+            need_event(Event::ChooseMe)?;
+            if today.chosen != Some(me) {
+                return Err(Refusal::NotChosen);
+            }
+            if *t == me {
+                return Err(Refusal::SelfTarget);
+            }
+        }
+        Command::Ask(_) => {
+            need_event(Event::SpiritCall)?;
+            if today.question.is_some() {
+                return Err(Refusal::AlreadyAsked);
+            }
+        }
+        Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => unreachable!("host acts are checked above"),
+    }
+    Ok(())
+}
+
+/// Records an order that passed [`check`]: the last of each kind replaces the earlier.
+pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
+    today.seq += 1;
+    let seq = today.seq;
+    let Actor::Player(me) = order.by else {
+        match &order.command {
+            Command::Answer(a) => {
+                today.answer = Some(*a);
+                today.log.add(0, || format!("Дух Острова отвечает: «{}»", if *a { "да" } else { "нет" }));
+            }
+            Command::Penalty { target, reason } => {
+                today.penalty[target.index()] = true;
+                today.record.penalties.push((*target, reason.clone()));
+                let name = state.name(*target).to_string();
+                today.log.add(0, || format!("Ведущий лишил голоса {name} за нарушение{}", reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()));
+            }
+            Command::Remove { target, reason } => {
+                let day = state.day;
+                let p = state.player_mut(*target);
+                p.alive = false;
+                p.died_on_day = Some(day);
+                p.death = Some(crate::player::Death::Removed);
+                p.role_public = true;
+                today.record.removed.push((*target, reason.clone()));
+                let (name, role) = (state.name(*target).to_string(), state.player(*target).role);
+                today.log.add(0, || format!("Ведущий удалил из игры {name} ({}){}", role.ru_lower(), reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()));
+                crate::play::turn_halfbloods(state, &mut today.log, 0);
+            }
+            _ => unreachable!("only host acts come from the host"),
+        }
+        return;
+    };
+    let i = me.index();
+    match &order.command {
+        Command::Vote(t) => today.votes[i] = Some(*t),
+        Command::Megaphone(t) => today.megaphone[i] = Some(*t),
+        Command::Authority { from, target } => today.authority[i] = Some((*from, *target)),
+        Command::Sentence(t) => today.sentence[i] = Some(*t),
+        Command::Kill(t) => {
+            let t = if t.second == Some(t.first) { Targets::one(t.first) } else { *t };
+            today.night[i] = Some((NightOrder::Kill(t), seq));
+        }
+        Command::Check(t) => today.night[i] = Some((NightOrder::Check(*t), seq)),
+        Command::Heal(t) => today.night[i] = Some((NightOrder::Heal(*t), seq)),
+        Command::Cancel => today.night[i] = Some((NightOrder::Cancel, seq)),
+        Command::Swap(a, b) => today.night[i] = Some((NightOrder::Swap(*a, *b), seq)),
+        Command::Recharge(t) => today.night[i] = Some((NightOrder::Recharge(*t), seq)),
+        Command::Assault(t) => today.night[i] = Some((NightOrder::Assault(*t), seq)),
+        Command::Use { target, .. } => {
+            let held = state.player_mut(me).item.as_mut().expect("checked: the sender holds the item");
+            held.charged = false;
+            let item = held.item;
+            today.uses.push(UseOrder { by: me, item, target: *target, phase: today.phase });
+            let stage = if today.phase == Phase::Morning { Stage::Midday } else { Stage::Evening };
+            today.record.items_used.push(ItemUse { by: me, item, target: Some(*target), stage, effective: true });
+        }
+        Command::Bunker { item } => today.bunker[i] = Some((*item, seq)),
+        Command::Exchange(t) => today.exchange[i] = Some(*t),
+        Command::Light => today.light[i] = true,
+        Command::Pair(t) => today.pair = Some(*t),
+        Command::Ask(text) => today.question = Some((me, text.clone())),
+        Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => unreachable!("host acts come from the host"),
+    }
+}

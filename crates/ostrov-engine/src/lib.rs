@@ -1,0 +1,94 @@
+//! # ostrov-engine — the rules of *Остров страха* (Island of Fear)
+//!
+//! A pure rules engine: no IO, no clock, no global RNG. Every random draw comes from a
+//! seeded `ChaCha8Rng`, so a game replays bit-for-bit from its seed and its orders.
+//!
+//! The flow is *parse, don't validate*: an unchecked [`GameFile`] (TOML or JSON, as a
+//! host types it) becomes a checked [`Game`] once, with a typed [`GameFileError`] saying
+//! why not; a [`Game`] is then played by a [`Match`] — day by day, order by order — and
+//! described by a [`Report`] (the JSON contract of GAME_FILE.md).
+//!
+//! The 21 resolution steps of RULES.md are one explicit sequence in [`Match::close_day`].
+//!
+//! ```
+//! use ostrov_engine::{resolve, Game};
+//!
+//! let game = Game::parse(r#"
+//! [[players]]
+//! name = "Аня"
+//! role = "seer"
+//! item = "none"
+//! [[players]]
+//! name = "Боря"
+//! role = "werewolf"
+//! item = "none"
+//! [[players]]
+//! name = "Вика"
+//! role = "passenger"
+//! item = "none"
+//!
+//! [[days]]
+//! event = "none"
+//! orders = [
+//!   { by = "Аня", act = "vote", target = "Боря" },
+//!   { by = "Вика", act = "vote", target = "Боря" },
+//!   { by = "Боря", act = "vote", target = "Аня" },
+//! ]
+//! "#).unwrap();
+//! let report = resolve(&game).unwrap();
+//! assert_eq!(report.winner.as_deref(), Some("civilians"));
+//! assert_eq!(report.days[0].lynched, ["Боря"]);
+//! assert_eq!(report.days[0].tally.get("Боря"), 2);
+//! ```
+
+mod act;
+mod day;
+mod draw;
+mod error;
+mod event;
+mod gamefile;
+mod item;
+mod log;
+mod lynch;
+mod midday;
+mod name;
+mod night;
+mod notice;
+mod order;
+mod play;
+mod player;
+pub mod plural;
+mod record;
+mod refusal;
+mod report;
+mod resolution;
+mod role;
+mod rules;
+mod side;
+mod state;
+mod vote;
+mod win;
+
+pub use act::Act;
+pub use day::{Phase, Today};
+pub use error::{GameFileError, ResolveError, UnknownWord};
+pub use event::Event;
+pub use gamefile::{DayEntry, DayPlan, Game, GameFile, OrderEntry, PlayerEntry, RulesEntry, Seat, Setup};
+pub use item::{Held, Item, ItemKind};
+pub use log::LogEntry;
+pub use name::fold_name;
+pub use notice::{ItemSource, Notice, NoticeKind};
+pub use order::{Actor, Clock, Command, Order, Targets};
+pub use play::{play, resolve, Match};
+pub use player::{Death, Player, PlayerId, Spent};
+pub use record::{Ballot, BallotKind, Check, CheckResult, DayRecord, ItemUse, Rejected, Snapshot, Stage};
+pub use refusal::Refusal;
+pub use report::{
+    notice_text, AuthorityReport, BallotReport, CheckReport, DayReport, HostActionReport, ItemUseReport, LogReport,
+    NoticeReport, PlayerReport, QuestionReport, RejectedReport, Report, Tally,
+};
+pub use role::Role;
+pub use rules::{Rules, TieRule};
+pub use side::Side;
+pub use state::State;
+pub use win::{winner, Winner};

@@ -1,0 +1,262 @@
+//! The lynch, steps 5–7: trap, fang and sheep skin (R-TIE-1, R-SKIN-1, R-IMMUNE-1), the
+//! bomb (R-BOMB-1), Rage's two places (R-RAGE-1) and Fear's leader (R-FEAR-1).
+
+use crate::draw;
+use crate::error::ResolveError;
+use crate::event::Event;
+use crate::item::Item;
+use crate::player::{Death, PlayerId};
+use crate::record::{ItemUse, Stage};
+use crate::resolution::Resolution;
+use crate::rules::TieRule;
+use crate::vote::Votes;
+
+/// The lynch places chosen so far: `None` is a place left empty.
+pub(crate) type Places = Vec<Option<PlayerId>>;
+
+impl Resolution<'_> {
+    fn names(&self, ps: &[PlayerId]) -> String {
+        ps.iter().map(|p| self.name(*p)).collect::<Vec<_>>().join(", ")
+    }
+
+    /// Draws one of the tied: the file's next `tie_break`, else the seeded RNG.
+    pub(crate) fn draw_tie(&mut self, tied: &[PlayerId]) -> Result<PlayerId, ResolveError> {
+        match self.day.tie_breaks.pop_front() {
+            Some(fix) if tied.contains(&fix) => Ok(fix),
+            Some(fix) => Err(ResolveError::TieBreakNotTied { day: self.st.day, name: self.name(fix), tied: self.names(tied) }),
+            None => Ok(draw::pick(self.rng, tied)),
+        }
+    }
+
+    /// R-TIE-1: settles a tie among `t0` (the candidates with the most votes, |t0| ≥ 2).
+    fn tie(&mut self, t0: &[PlayerId]) -> Result<Vec<PlayerId>, ResolveError> {
+        let mut t: Vec<PlayerId> = t0.iter().copied().filter(|p| !self.day.immune[p.index()]).collect();
+        if t.len() < t0.len() {
+            let gone: Vec<PlayerId> = t0.iter().copied().filter(|p| self.day.immune[p.index()]).collect();
+            let names = self.names(&gone);
+            self.log(5, || format!("Ничья: {names} под иммунитетом и выбывают из ничьей"));
+        }
+        if t.is_empty() {
+            return Ok(vec![]);
+        }
+        if self.day.items_work() {
+            let traps: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Trap)).collect();
+            if !traps.is_empty() && traps.len() < t.len() {
+                let names = self.names(&traps);
+                self.log(5, || format!("Капкан: в ничьей между владельцами капкана и остальными линчуется владелец капкана ({names})"));
+                t = traps;
+            } else {
+                let fangs: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Fang)).collect();
+                if !fangs.is_empty() {
+                    let names = self.names(&fangs);
+                    self.log(5, || format!("Клык оборотня спасает от линча по ничьей: {names}"));
+                    t.retain(|p| !fangs.contains(p));
+                    if t.is_empty() {
+                        self.log(5, || "После Клыка оборотня в ничьей никого не осталось: линча нет".into());
+                        return Ok(vec![]);
+                    }
+                }
+            }
+        }
+        if t.len() == 1 {
+            return Ok(t);
+        }
+        let names = self.names(&t);
+        match self.st.rules.tie {
+            TieRule::Random => {
+                let p = self.draw_tie(&t)?;
+                let pn = self.name(p);
+                self.log(5, || format!("Ничья между {names}: жребий выпал на {pn}"));
+                Ok(vec![p])
+            }
+            TieRule::None => {
+                self.log(5, || format!("Ничья между {names}: по правилам игры при ничьей никто не линчуется"));
+                Ok(vec![])
+            }
+            TieRule::All => {
+                self.log(5, || format!("Ничья между {names}: по правилам игры линчуются все"));
+                Ok(t)
+            }
+        }
+    }
+
+    /// Fills `want` lynch places from the most votes down (R-RAGE-1; one place on an
+    /// ordinary day), with immunity and sheep skins place by place. `placed` marks the
+    /// candidates already considered; `only` restricts the candidates (the bomb).
+    fn fill(&mut self, votes: &Votes, want: usize, placed: &mut [bool], only: Option<&[bool]>, skins: bool) -> Result<Places, ResolveError> {
+        let mut out: Places = Vec::new();
+        let mut free = want;
+        while free > 0 {
+            let mut best = 0;
+            let mut t0: Vec<PlayerId> = Vec::new();
+            for p in self.st.list_order.iter().copied() {
+                let c = votes.count(p);
+                if c == 0 || placed[p.index()] || !self.st.alive(p) || only.is_some_and(|o| !o[p.index()]) {
+                    continue;
+                }
+                if c > best {
+                    best = c;
+                    t0.clear();
+                }
+                if c == best {
+                    t0.push(p);
+                }
+            }
+            if t0.is_empty() {
+                break;
+            }
+            let group = if t0.len() <= free { t0 } else { self.tie(&t0)? };
+            if group.is_empty() {
+                out.push(None);
+                free -= 1;
+                continue;
+            }
+            for p in &group {
+                placed[p.index()] = true;
+            }
+            for p in group {
+                free = free.saturating_sub(1);
+                if self.day.immune[p.index()] {
+                    let pn = self.name(p);
+                    self.log(5, || format!("{pn} набирает больше всех голосов, но под иммунитетом «Выбери меня!»: место линча остаётся пустым"));
+                    out.push(None);
+                } else if skins && self.day.items_work() && self.st.holds_charged(p, Item::SheepSkin) {
+                    self.trigger(p, Item::SheepSkin, 5);
+                    let pn = self.name(p);
+                    self.log(5, || format!("У {pn} срабатывает Овечья шкура: он спасён, вместо него линчуется следующий по числу голосов"));
+                    let next = self.fill(votes, 1, placed, only, skins)?;
+                    if next.is_empty() {
+                        self.log(5, || "Следующего по числу голосов нет: линча нет".into());
+                        out.push(None);
+                    } else {
+                        out.extend(next);
+                    }
+                } else {
+                    out.push(Some(p));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// An automatic item triggers: spent, and listed in `items_used`.
+    pub(crate) fn trigger(&mut self, holder: PlayerId, item: Item, _step: u8) {
+        if let Some(h) = self.st.player_mut(holder).item.as_mut() {
+            h.charged = false;
+        }
+        self.day.record.items_used.push(ItemUse { by: holder, item, target: None, stage: Stage::Resolution, effective: true });
+    }
+
+    /// Step 5: corrections for trap, fang and sheep skin: who is chosen for the lynch.
+    pub(crate) fn step_5_trap_fang_sheep_skin(&mut self, votes: &Votes) -> Result<Places, ResolveError> {
+        if self.day.event == Some(Event::Fear) {
+            return Ok(vec![]);
+        }
+        let want = if self.day.event == Some(Event::Rage) { 2 } else { 1 };
+        let mut placed = vec![false; self.st.players.len()];
+        self.fill(votes, want, &mut placed, None, true)
+    }
+
+    /// Step 6: the bomb (R-BOMB-1).
+    pub(crate) fn step_6_bomb(&mut self, votes: &Votes, places: &mut Places) -> Result<(), ResolveError> {
+        if !self.vote_items() {
+            return Ok(());
+        }
+        let n = self.st.players.len();
+        let mut firing = vec![false; n];
+        let mut any = false;
+        for p in self.st.living().collect::<Vec<_>>() {
+            if self.st.holds(p, Item::Bomb) && votes.count(p) >= 2 && !places.contains(&Some(p)) && !self.day.immune[p.index()] {
+                firing[p.index()] = true;
+                any = true;
+            }
+        }
+        if !any {
+            return Ok(());
+        }
+        let rage = self.day.event == Some(Event::Rage);
+        let mut placed = vec![false; n];
+        let fired = self.fill(votes, if rage { 2 } else { 1 }, &mut placed, Some(&firing), false)?;
+        let fired: Vec<PlayerId> = fired.into_iter().flatten().collect();
+        if fired.is_empty() {
+            return Ok(());
+        }
+        let names = self.names(&fired);
+        self.log(6, || format!("Бомба: {names} — не меньше двух голосов, линчуется вместо лидера голосования"));
+        if !rage {
+            *places = fired.into_iter().map(Some).collect();
+            return Ok(());
+        }
+        // Rage: the firing holders take over the chosen places from the top, then fill empty ones.
+        let chosen: Vec<usize> = (0..places.len()).filter(|&k| places[k].is_some()).collect();
+        for (k, f) in fired.into_iter().enumerate() {
+            if let Some(&slot) = chosen.get(k) {
+                places[slot] = Some(f);
+            } else if let Some(slot) = places.iter().position(Option::is_none) {
+                places[slot] = Some(f);
+            } else {
+                places.push(Some(f));
+            }
+        }
+        Ok(())
+    }
+
+    /// Step 7: Rage (two places) and the lynch; on Fear, the leader's sentence.
+    pub(crate) fn step_7_rage_and_lynch(&mut self, votes: &Votes, places: Places) -> Result<(), ResolveError> {
+        let mut lynched: Vec<PlayerId> = if self.day.event == Some(Event::Fear) { self.fear(votes)? } else { places.into_iter().flatten().collect() };
+        lynched.dedup();
+        self.st.sort_by_list(&mut lynched);
+        lynched.dedup();
+        if lynched.is_empty() {
+            self.log(7, || "Сегодня никто не линчёван".into());
+        }
+        let day = self.st.day;
+        let hidden = self.day.event == Some(Event::SolarEclipse);
+        for &p in &lynched {
+            let pl = self.st.player_mut(p);
+            pl.alive = false;
+            pl.died_on_day = Some(day);
+            pl.death = Some(Death::Lynch);
+            pl.role_public = !hidden;
+            let (pn, role) = (self.name(p), self.st.player(p).role);
+            self.log(7, || format!("Линчёван {pn} ({})", role.ru_lower()));
+        }
+        self.day.record.lynched = lynched;
+        crate::play::turn_halfbloods(self.st, &mut self.day.log, 7);
+        Ok(())
+    }
+
+    /// R-FEAR-1: the vote elects a leader, whose last `sentence` is carried out.
+    fn fear(&mut self, votes: &Votes) -> Result<Vec<PlayerId>, ResolveError> {
+        let best = self.st.living().map(|p| votes.count(p)).max().unwrap_or(0);
+        if best == 0 {
+            self.log(7, || "Страх: никто не проголосовал — лидера нет, линча нет".into());
+            return Ok(vec![]);
+        }
+        let top: Vec<PlayerId> = self.st.living().filter(|p| votes.count(*p) == best).collect();
+        let leader = if top.len() == 1 {
+            top[0]
+        } else if self.st.rules.tie == TieRule::Random {
+            self.draw_tie(&top)?
+        } else {
+            let names = self.names(&top);
+            self.log(7, || format!("Страх: ничья между {names} — лидера нет, линча нет"));
+            return Ok(vec![]);
+        };
+        self.day.record.leader = Some(leader);
+        let ln = self.name(leader);
+        let Some(s) = self.day.sentence[leader.index()].filter(|s| self.st.alive(*s)) else {
+            self.log(7, || format!("Страх: лидер {ln} не вынес приговора — линча нет"));
+            return Ok(vec![]);
+        };
+        self.day.record.sentence = Some(s);
+        let sn = self.name(s);
+        if self.st.holds_charged(s, Item::SheepSkin) && self.day.items_work() {
+            self.trigger(s, Item::SheepSkin, 7);
+            self.log(7, || format!("Страх: лидер {ln} приговорил {sn}, но у того сработала Овечья шкура — никто не гибнет"));
+            return Ok(vec![]);
+        }
+        self.log(7, || format!("Страх: лидер {ln} приговорил {sn}"));
+        Ok(vec![s])
+    }
+}

@@ -1,0 +1,147 @@
+//! The 13:00 stage (R-EVENT-1): Bunker, Exchange, Mystic light, Choose me! (the pair),
+//! Spirit call and Magnetic storm are settled; item uses so far are announced.
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::day::Today;
+use crate::draw;
+use crate::event::Event;
+use crate::item::Held;
+use crate::notice::{ItemSource, NoticeKind};
+use crate::order::{Actor, Clock};
+use crate::act::Act;
+use crate::player::PlayerId;
+use crate::record::Rejected;
+use crate::refusal::Refusal;
+use crate::state::State;
+
+pub(crate) fn run(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
+    match today.event {
+        Some(Event::Bunker) => bunker(st, today, rng),
+        Some(Event::Exchange) => exchange(st, today),
+        Some(Event::MysticLight) => mystic_light(st, today),
+        Some(Event::ChooseMe) => pair(st, today),
+        Some(Event::SpiritCall) => spirit(st, today),
+        Some(Event::MagneticStorm) => today.log.add(0, || "13:00. Магнитная буря: ни одна вещь не работает до следующего утра".into()),
+        _ => {}
+    }
+    let uses: Vec<_> = today.uses.iter().map(|u| (u.by, u.item, u.target)).collect();
+    for (by, item, target) in uses {
+        let (b, t) = (st.name(by).to_string(), st.name(target).to_string());
+        today.log.add(0, || format!("13:00. {b} применяет {} на {t}", item.ru()));
+    }
+}
+
+/// R-BUNKER-1: the new item is drawn from the reserve (or fixed by the order); then the
+/// old one goes back. With an empty reserve the request fails.
+fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
+    let mut requests: Vec<(u32, PlayerId, Option<crate::item::Item>)> = today
+        .bunker
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| b.map(|(item, seq)| (seq, PlayerId(i as u16), item)))
+        .collect();
+    requests.sort_by_key(|r| r.0);
+    for (_, p, fixed) in requests {
+        if !st.alive(p) {
+            continue;
+        }
+        let fail = |today: &mut Today, reason: Refusal| {
+            today.record.rejected.push(Rejected { by: Actor::Player(p), act: Act::Bunker, at: Clock::MIDDAY, reason });
+        };
+        if st.reserve.is_empty() {
+            let name = st.name(p).to_string();
+            today.log.add(0, || format!("13:00. Бункер: {name} не получает новую вещь — резерв пуст"));
+            fail(today, Refusal::ReserveEmpty);
+            continue;
+        }
+        let k = match fixed {
+            Some(it) => match st.reserve.iter().position(|r| *r == it) {
+                Some(k) => k,
+                None => {
+                    fail(today, Refusal::NotInReserve);
+                    continue;
+                }
+            },
+            None => {
+                let idx: Vec<usize> = (0..st.reserve.len()).collect();
+                draw::pick(rng, &idx)
+            }
+        };
+        let new = st.reserve.remove(k);
+        let old = st.player_mut(p).item.replace(Held::new(new));
+        if let Some(o) = old {
+            st.reserve.push(o.item);
+        }
+        st.notify(p, NoticeKind::Item { item: Some(Held::new(new)), source: ItemSource::Bunker });
+        today.record.bunker.push(p);
+        let name = st.name(p).to_string();
+        today.log.add(0, || format!("13:00. Бункер: {name} сдаёт {} и получает {}", old.map_or("ничего".to_string(), |o| o.item.ru().to_string()), new.ru()));
+    }
+}
+
+/// Exchange: two players who name each other swap items; spent items come back charged.
+fn exchange(st: &mut State, today: &mut Today) {
+    for a in st.list_order.clone() {
+        let Some(b) = today.exchange[a.index()] else { continue };
+        if st.position[b.index()] <= st.position[a.index()] || today.exchange[b.index()] != Some(a) {
+            continue;
+        }
+        if !st.alive(a) || !st.alive(b) {
+            continue;
+        }
+        let charge = |h: Option<Held>| h.map(|h| Held { item: h.item, charged: true });
+        let ia = charge(st.player(a).item);
+        let ib = charge(st.player(b).item);
+        st.player_mut(a).item = ib;
+        st.player_mut(b).item = ia;
+        st.notify(a, NoticeKind::Item { item: ib, source: ItemSource::Exchange });
+        st.notify(b, NoticeKind::Item { item: ia, source: ItemSource::Exchange });
+        today.record.exchanges.push((a, b));
+        let (na, nb) = (st.name(a).to_string(), st.name(b).to_string());
+        today.log.add(0, || format!("13:00. Обмен: {na} и {nb} меняются вещами"));
+    }
+}
+
+/// Mystic light: a holder of a spent item recharges it.
+fn mystic_light(st: &mut State, today: &mut Today) {
+    for p in st.list_order.clone() {
+        if !today.light[p.index()] || !st.alive(p) {
+            continue;
+        }
+        let Some(h) = st.player(p).item.filter(|h| h.item.is_activated() && !h.charged) else { continue };
+        let h = Held { item: h.item, charged: true };
+        st.player_mut(p).item = Some(h);
+        st.notify(p, NoticeKind::Recharged(h));
+        today.record.lights.push(p);
+        let name = st.name(p).to_string();
+        today.log.add(0, || format!("13:00. Мистический свет: {name} перезаряжает свою вещь"));
+    }
+}
+
+/// Choose me!: the chosen player's pair is immune too.
+fn pair(st: &mut State, today: &mut Today) {
+    let (Some(c), Some(p)) = (today.chosen, today.pair) else { return };
+    if !st.alive(c) || !st.alive(p) {
+        return;
+    }
+    today.immune[p.index()] = true;
+    today.record.pair = Some(p);
+    let (nc, np) = (st.name(c).to_string(), st.name(p).to_string());
+    today.log.add(0, || format!("13:00. Выбери меня!: {nc} выбирает в пару {np} — у обоих иммунитет на линч"));
+}
+
+/// Spirit call (R-SPIRIT-1): the first question sent is asked.
+fn spirit(st: &mut State, today: &mut Today) {
+    let Some((by, text)) = today.question.clone() else {
+        today.log.add(0, || "13:00. Вызов духа: вопросов Духу не поступило".into());
+        return;
+    };
+    if !st.alive(by) {
+        today.question = None;
+        return;
+    }
+    today.record.question = Some((by, text.clone()));
+    let name = st.name(by).to_string();
+    today.log.add(0, || format!("13:00. Вызов духа: {name} спрашивает: «{text}»"));
+}

@@ -1,0 +1,372 @@
+//! The night, steps 8–20 of the 21:00 resolution (RULES.md §4). All deaths of the night
+//! are applied together after step 20 (R-NIGHT-1); a player killed earlier in the night
+//! still acts.
+
+use crate::day::NightOrder;
+use crate::event::Event;
+use crate::item::Item;
+use crate::notice::{ItemSource, NoticeKind};
+use crate::order::Targets;
+use crate::player::{Death, PlayerId};
+use crate::record::{Check, CheckResult};
+use crate::resolution::Resolution;
+use crate::role::Role;
+
+/// One player's night order, still standing or void.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NightAct {
+    pub actor: PlayerId,
+    pub order: NightOrder,
+    pub void: bool,
+}
+
+/// The pack's order (R-WOLF-1).
+#[derive(Clone, Debug)]
+pub(crate) struct Pack {
+    pub actor: PlayerId,
+    pub targets: Targets,
+    /// Fog night: the living werewolves who voted for the victim.
+    pub fog_voters: Option<Vec<PlayerId>>,
+    pub void: bool,
+}
+
+/// Why a player would die tonight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cause {
+    Wolves,
+    Witch,
+    Hamster,
+    Check,
+}
+
+/// The night being resolved.
+#[derive(Default)]
+pub(crate) struct Night {
+    pub acts: Vec<NightAct>,
+    pub pack: Option<Pack>,
+    pub voodooed: Vec<PlayerId>,
+    pub cancelled: bool,
+    pub attacks: Vec<PlayerId>,
+    pub checks: Vec<(PlayerId, PlayerId)>,
+    pub assaults: Vec<PlayerId>,
+    pub deaths: Vec<(PlayerId, Cause)>,
+}
+
+impl Night {
+    fn live(&self, role: Role, st: &crate::state::State) -> Vec<NightAct> {
+        if self.cancelled {
+            return vec![];
+        }
+        self.acts.iter().copied().filter(|a| !a.void && st.player(a.actor).role == role).collect()
+    }
+}
+
+impl Resolution<'_> {
+    /// Gathers the night orders that still count after the lynch (R-ORDER-1, R-WOLF-1).
+    pub(crate) fn collect_night(&mut self) -> Night {
+        let mut night = Night::default();
+        let mut pack: Option<(u32, PlayerId, Targets)> = None;
+        for p in self.st.list_order.clone() {
+            let Some((order, seq)) = self.day.night[p.index()] else { continue };
+            let pl = self.st.player(p);
+            if !pl.alive {
+                let pn = self.name(p);
+                self.log(8, || format!("Ночной ход {pn} не учитывается: игрок выбыл"));
+                continue;
+            }
+            if let NightOrder::Kill(t) = order {
+                if matches!(pl.role, Role::Werewolf | Role::Halfblood) {
+                    if pl.is_wolf() && pack.is_none_or(|(s, _, _)| seq > s) {
+                        pack = Some((seq, p, t));
+                    }
+                    continue;
+                }
+            }
+            if order.targets().any(|t| !self.st.alive(t)) {
+                let pn = self.name(p);
+                self.log(8, || format!("Ночной ход {pn} не учитывается: выбранный игрок выбыл"));
+                continue;
+            }
+            night.acts.push(NightAct { actor: p, order, void: false });
+        }
+        if let Some((_, actor, targets)) = pack {
+            if targets.iter().any(|t| !self.st.alive(t)) {
+                self.log(8, || "Ход оборотней не учитывается: выбранный ими игрок выбыл".into());
+            } else {
+                night.pack = Some(Pack { actor, targets, fog_voters: None, void: false });
+            }
+        }
+        for u in self.day.uses.clone() {
+            if u.item != Item::Voodoo {
+                continue;
+            }
+            if !self.st.alive(u.by) || !self.st.alive(u.target) {
+                // R-ITEM-7: a voodoo doll whose user is lynched does nothing (and is spent).
+                let bn = self.name(u.by);
+                self.log(9, || format!("Кукла вуду {bn} ничего не делает: кто-то из участников выбыл"));
+                self.mark_ineffective(u.by, u.item);
+                continue;
+            }
+            night.voodooed.push(u.target);
+        }
+        night
+    }
+
+    /// Step 8: Fog night — a night order needs a vote on its target.
+    pub(crate) fn step_8_fog_night(&mut self, night: &mut Night) {
+        if self.day.event != Some(Event::FogNight) {
+            return;
+        }
+        for k in 0..night.acts.len() {
+            let a = night.acts[k];
+            if matches!(a.order, NightOrder::Cancel) {
+                continue;
+            }
+            let voted = self.day.votes[a.actor.index()].is_some_and(|v| a.order.targets().any(|t| v.contains(t)));
+            if !voted {
+                night.acts[k].void = true;
+                let pn = self.name(a.actor);
+                self.log(8, || format!("Туманная ночь: ход {pn} не состоялся — днём он не голосовал против своей цели"));
+            }
+        }
+        if let Some(pack) = night.pack.as_mut() {
+            let voters: Vec<PlayerId> = self
+                .st
+                .living()
+                .filter(|w| self.st.player(*w).is_wolf())
+                .filter(|w| self.day.votes[w.index()].is_some_and(|v| pack.targets.iter().any(|t| v.contains(t))))
+                .collect();
+            if voters.is_empty() {
+                pack.void = true;
+                self.day.log.add(8, || "Туманная ночь: ни один оборотень не голосовал против жертвы — нападения не будет".into());
+            }
+            pack.fog_voters = Some(voters);
+        }
+    }
+
+    /// Step 9: the voodoo doll — the target's night ability does nothing.
+    pub(crate) fn step_9_voodoo(&mut self, night: &mut Night) {
+        for &v in &night.voodooed.clone() {
+            let vn = self.name(v);
+            self.log(9, || format!("Кукла вуду: {vn} этой ночью не может применить свою способность"));
+            for a in night.acts.iter_mut().filter(|a| a.actor == v) {
+                a.void = true;
+            }
+        }
+        if let Some(pack) = night.pack.as_mut() {
+            let blocked = match &pack.fog_voters {
+                Some(voters) => !voters.is_empty() && voters.iter().all(|w| night.voodooed.contains(w)),
+                None => night.voodooed.contains(&pack.actor),
+            };
+            if blocked && !pack.void {
+                pack.void = true;
+                self.day.log.add(9, || "Кукла вуду: оборотни этой ночью никого не съедят".into());
+            }
+        }
+    }
+
+    /// Step 10: the witch — a kill, or the cancel of every other order of the night.
+    pub(crate) fn step_10_witch(&mut self, night: &mut Night) {
+        let witches = night.live(Role::Witch, self.st);
+        if let Some(w) = witches.iter().find(|a| matches!(a.order, NightOrder::Cancel)) {
+            night.cancelled = true;
+            self.st.player_mut(w.actor).spent.witch_cancel = true;
+            let wn = self.name(w.actor);
+            self.log(10, || format!("Колдунья {wn} отменяет все действия этой ночи"));
+            return;
+        }
+        for w in witches {
+            if let NightOrder::Kill(t) = w.order {
+                self.st.player_mut(w.actor).spent.witch_kill = true;
+                night.deaths.push((t.first, Cause::Witch));
+                let (wn, tn) = (self.name(w.actor), self.name(t.first));
+                self.log(10, || format!("Колдунья {wn} убивает {tn}"));
+            }
+        }
+    }
+
+    /// Step 11: the sleepwalker swaps two players' items or recharges one.
+    pub(crate) fn step_11_sleepwalker(&mut self, night: &mut Night) {
+        for a in night.live(Role::Sleepwalker, self.st) {
+            match a.order {
+                NightOrder::Swap(x, y) => {
+                    let ix = self.st.player(x).item;
+                    let iy = self.st.player(y).item;
+                    self.st.player_mut(x).item = iy;
+                    self.st.player_mut(y).item = ix;
+                    self.st.notify(x, NoticeKind::Item { item: iy, source: ItemSource::Swap });
+                    self.st.notify(y, NoticeKind::Item { item: ix, source: ItemSource::Swap });
+                    let (xn, yn) = (self.name(x), self.name(y));
+                    self.log(11, || format!("Лунатик меняет местами вещи {xn} и {yn}"));
+                }
+                NightOrder::Recharge(t) => {
+                    let tn = self.name(t);
+                    match self.st.player(t).item {
+                        Some(h) if h.item.is_activated() && !h.charged => {
+                            let h = crate::item::Held { item: h.item, charged: true };
+                            self.st.player_mut(t).item = Some(h);
+                            self.st.notify(t, NoticeKind::Recharged(h));
+                            self.log(11, || format!("Лунатик перезаряжает вещь {tn}"));
+                        }
+                        _ => self.log(11, || format!("Лунатик хотел перезарядить вещь {tn}, но перезаряжать нечего")),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Step 12: the werewolves attack (none on Lunar eclipse; two on Full moon).
+    pub(crate) fn step_12_werewolves(&mut self, night: &mut Night) {
+        let Some(pack) = night.pack.as_ref().filter(|p| !p.void && !night.cancelled) else { return };
+        if self.day.event == Some(Event::LunarEclipse) {
+            self.log(12, || "Лунное затмение: у оборотней праздник, они никого не едят".into());
+            return;
+        }
+        let targets: Vec<PlayerId> = pack.targets.iter().collect();
+        for t in targets {
+            let tn = self.name(t);
+            self.log(12, || format!("Оборотни нападают на {tn}"));
+            night.attacks.push(t);
+        }
+    }
+
+    /// Step 13: the untouchable survives the attack.
+    pub(crate) fn step_13_untouchable(&mut self, night: &mut Night) {
+        for t in night.attacks.clone() {
+            if self.st.player(t).role == Role::Untouchable {
+                let tn = self.name(t);
+                self.log(13, || format!("{tn} неприкасаем: оборотни не могут его убить"));
+                night.attacks.retain(|a| *a != t);
+            }
+        }
+    }
+
+    /// Step 14: the moon fern saves its holder from the attack (R-ITEM-1).
+    pub(crate) fn step_14_moon_fern(&mut self, night: &mut Night) {
+        for t in std::mem::take(&mut night.attacks) {
+            if self.day.items_work() && self.st.holds_charged(t, Item::MoonFern) {
+                self.trigger(t, Item::MoonFern, 14);
+                let tn = self.name(t);
+                self.log(14, || format!("У {tn} сработал Лунный папоротник — нападение оборотней отражено"));
+            } else {
+                night.deaths.push((t, Cause::Wolves));
+            }
+        }
+    }
+
+    /// Step 15: the seer checks a player.
+    pub(crate) fn step_15_seer(&mut self, night: &mut Night) {
+        for a in night.live(Role::Seer, self.st) {
+            if let NightOrder::Check(t) = a.order {
+                night.checks.push((a.actor, t));
+            }
+        }
+    }
+
+    /// Step 16: black glasses make the check fail; an unturned halfblood shows "not a
+    /// werewolf"; a checked hamster dies (R-HAMSTER-1).
+    pub(crate) fn step_16_black_glasses(&mut self, night: &mut Night) {
+        for (seer, t) in std::mem::take(&mut night.checks) {
+            let target = self.st.player(t);
+            let (is_hamster, looks_like_wolf) = (target.role == Role::Hamster, target.looks_like_wolf());
+            let result = if self.day.items_work() && self.st.holds(t, Item::BlackGlasses) {
+                CheckResult::Failed
+            } else if looks_like_wolf {
+                CheckResult::Werewolf
+            } else {
+                CheckResult::NotWerewolf
+            };
+            let (sn, tn) = (self.name(seer), self.name(t));
+            self.log(16, || match result {
+                CheckResult::Failed => format!("Ясновидящий {sn} проверяет {tn}: Черные очки — проверка не удалась"),
+                CheckResult::Werewolf => format!("Ясновидящий {sn} проверяет {tn}: оборотень"),
+                CheckResult::NotWerewolf => format!("Ясновидящий {sn} проверяет {tn}: не оборотень"),
+            });
+            if result != CheckResult::Failed && is_hamster {
+                night.deaths.push((t, Cause::Check));
+                self.log(16, || format!("Мозг Хомяка-Мутанта {tn} не выдержал проверки"));
+            }
+            self.st.notify(seer, NoticeKind::Check { target: t, result });
+            self.day.record.checks.push(Check { seer, target: t, result });
+        }
+    }
+
+    /// Step 17: the maniac assaults a player.
+    pub(crate) fn step_17_maniac(&mut self, night: &mut Night) {
+        for a in night.live(Role::Maniac, self.st) {
+            if let NightOrder::Assault(t) = a.order {
+                night.assaults.push(t);
+            }
+        }
+    }
+
+    /// Step 18: the camo robe saves its holder from the maniac.
+    pub(crate) fn step_18_camo_robe(&mut self, night: &mut Night) {
+        for t in std::mem::take(&mut night.assaults) {
+            let tn = self.name(t);
+            if self.day.items_work() && self.st.holds_charged(t, Item::CamoRobe) {
+                self.trigger(t, Item::CamoRobe, 18);
+                self.log(18, || format!("У {tn} сработал Маскхалат — Сексманьяк ушёл ни с чем"));
+            } else if !self.day.record.assaulted.contains(&t) {
+                self.log(17, || format!("Сексманьяк навестил {tn}: завтра он без голоса и не может говорить"));
+                self.day.record.assaulted.push(t);
+            }
+        }
+    }
+
+    /// Step 19: the hamster kills a player.
+    pub(crate) fn step_19_hamster(&mut self, night: &mut Night) {
+        for a in night.live(Role::Hamster, self.st) {
+            if let NightOrder::Kill(t) = a.order {
+                let (hn, tn) = (self.name(a.actor), self.name(t.first));
+                self.log(19, || format!("Хомяк-Мутант {hn} нападает на {tn}"));
+                night.deaths.push((t.first, Cause::Hamster));
+            }
+        }
+    }
+
+    /// Step 20: the nurse heals a player: every death they would suffer tonight is
+    /// cancelled (R-NURSE-1).
+    pub(crate) fn step_20_nurse(&mut self, night: &mut Night) {
+        for a in night.live(Role::Nurse, self.st) {
+            if let NightOrder::Heal(t) = a.order {
+                if t == a.actor {
+                    self.st.player_mut(t).spent.nurse_self_heal = true;
+                }
+                let saved = night.deaths.iter().any(|(v, _)| *v == t);
+                night.deaths.retain(|(v, _)| *v != t);
+                let (nn, tn) = (self.name(a.actor), self.name(t));
+                self.log(20, || if saved { format!("Медсестра {nn} спасает {tn} от смерти") } else { format!("Медсестра {nn} лечит {tn}") });
+            }
+        }
+    }
+
+    /// R-NIGHT-1: the night's deaths, together; returns the dead in list order.
+    pub(crate) fn apply_night_deaths(&mut self, night: &Night) -> Vec<PlayerId> {
+        let mut dead: Vec<PlayerId> = night.deaths.iter().map(|(v, _)| *v).collect();
+        self.st.sort_by_list(&mut dead);
+        dead.dedup();
+        let day = self.st.day;
+        for &p in &dead {
+            let pl = self.st.player_mut(p);
+            pl.alive = false;
+            pl.died_on_day = Some(day);
+            pl.death = Some(Death::Night);
+            let (pn, role) = (self.name(p), self.st.player(p).role);
+            self.log(20, || format!("Этой ночью погиб {pn} ({})", role.ru_lower()));
+        }
+        if dead.is_empty() {
+            self.log(20, || "Этой ночью никто не погиб".into());
+        }
+        let mut assaulted = vec![false; self.st.players.len()];
+        for p in &self.day.record.assaulted {
+            assaulted[p.index()] = true;
+        }
+        self.st.sort_by_list(&mut self.day.record.assaulted);
+        self.st.assaulted = assaulted;
+        self.day.record.night_deaths = dead.clone();
+        crate::play::turn_halfbloods(self.st, &mut self.day.log, 20);
+        dead
+    }
+}

@@ -1,0 +1,422 @@
+//! A game in play: deal, open a day, take orders, the 13:00 stage and the 21:00
+//! resolution — the 21 steps of RULES.md in one explicit sequence ([`Match::close_day`]).
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::day::{self, Phase, Today};
+use crate::draw;
+use crate::error::ResolveError;
+use crate::event::Event;
+use crate::gamefile::{DayPlan, Game, Setup};
+use crate::item::{Held, Item};
+use crate::log::Log;
+use crate::notice::{ItemSource, NoticeKind};
+use crate::order::{Clock, Order};
+use crate::player::{Player, PlayerId, Spent};
+use crate::record::{DayRecord, Snapshot};
+use crate::refusal::Refusal;
+use crate::role::Role;
+use crate::side::Side;
+use crate::state::State;
+use crate::win::Winner;
+
+/// A game in play. Pure: no IO, no clock; every random draw comes from one seeded
+/// `ChaCha8Rng`.
+///
+/// ```
+/// use ostrov_engine::{Command, Game, Match, Order};
+/// let game = Game::parse(r#"
+/// [[players]]
+/// name = "Аня"
+/// role = "seer"
+/// item = "none"
+/// [[players]]
+/// name = "Боря"
+/// role = "werewolf"
+/// item = "none"
+/// [[players]]
+/// name = "Вика"
+/// role = "passenger"
+/// item = "none"
+/// "#).unwrap();
+/// let mut m = Match::new(&game.setup, true);
+/// m.open_day(&Default::default()).unwrap();
+/// let (anya, borya, vika) = (m.find("Аня").unwrap(), m.find("Боря").unwrap(), m.find("Вика").unwrap());
+/// m.submit(&Order::new(anya, Command::Vote(ostrov_engine::Targets::one(borya)))).unwrap();
+/// m.submit(&Order::new(vika, Command::Vote(ostrov_engine::Targets::one(borya)))).unwrap();
+/// m.close_day().unwrap();
+/// assert_eq!(m.winner(), Some(ostrov_engine::Winner::Civilians));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub state: State,
+    pub(crate) rng: ChaCha8Rng,
+    detail: bool,
+    today: Option<Today>,
+    /// Night dead whose roles wait for the next morning (Solar eclipse may hide them).
+    reveal_pending: Vec<PlayerId>,
+    pub days: Vec<DayRecord>,
+    pub title: Option<String>,
+}
+
+impl Match {
+    /// Seats the players (shuffled if the setup asks), deals the items by the seed.
+    /// `detail` turns on the Russian log and the daily snapshots (off for bulk simulation).
+    pub fn new(setup: &Setup, detail: bool) -> Match {
+        Self::with_rng(setup, ChaCha8Rng::seed_from_u64(setup.seed), detail)
+    }
+
+    /// Like [`Match::new`] with a given RNG.
+    pub fn with_rng(setup: &Setup, mut rng: ChaCha8Rng, detail: bool) -> Match {
+        let n = setup.seats.len();
+        let mut list_order: Vec<PlayerId> = (0..n as u16).map(PlayerId).collect();
+        if setup.shuffle {
+            draw::shuffle(&mut rng, &mut list_order);
+        }
+        let mut position = vec![0u16; n];
+        for (pos, p) in list_order.iter().enumerate() {
+            position[p.index()] = pos as u16;
+        }
+        // R-DECK-1: fixed items come out of the deck; the rest is dealt by the seed.
+        let mut deck = setup.deck.clone();
+        for seat in &setup.seats {
+            if let Some(Some(it)) = seat.item {
+                if let Some(k) = deck.iter().position(|d| *d == it) {
+                    deck.remove(k);
+                }
+            }
+        }
+        draw::shuffle(&mut rng, &mut deck);
+        let mut items: Vec<Option<Held>> = setup.seats.iter().map(|s| s.item.flatten().map(Held::new)).collect();
+        for p in &list_order {
+            if setup.seats[p.index()].item.is_none() {
+                items[p.index()] = deck.pop().map(Held::new);
+            }
+        }
+        let players = setup
+            .seats
+            .iter()
+            .zip(items)
+            .map(|(s, item)| Player {
+                name: s.name.clone(),
+                role: s.role,
+                turned: false,
+                alive: true,
+                item,
+                died_on_day: None,
+                death: None,
+                spent: Spent::default(),
+                role_public: false,
+            })
+            .collect();
+        let mut state = State {
+            players,
+            list_order,
+            position,
+            rules: setup.rules.clone(),
+            reserve: deck,
+            day: 0,
+            event: None,
+            previous_event: None,
+            next_event: None,
+            assaulted: vec![false; n],
+            winner: None,
+            ended_on: None,
+            notices: Vec::new(),
+        };
+        let pack: Vec<PlayerId> = state.list_order.iter().copied().filter(|p| state.player(*p).role.side() == Side::Werewolves).collect();
+        for p in state.list_order.clone() {
+            let pl = state.player(p);
+            let (role, item) = (pl.role, pl.item);
+            state.notify(p, NoticeKind::Role(role));
+            state.notify(p, NoticeKind::Item { item, source: ItemSource::Dealt });
+            if role.side() == Side::Werewolves {
+                state.notify(p, NoticeKind::Pack(pack.clone()));
+            }
+        }
+        turn_halfbloods(&mut state, &mut Log::new(false), 0);
+        Match { state, rng, detail, today: None, reveal_pending: Vec::new(), days: Vec::new(), title: setup.title.clone() }
+    }
+
+    /// Finds a player by name (case-insensitive, `ё` = `е`).
+    pub fn find(&self, name: &str) -> Option<PlayerId> {
+        let f = crate::name::fold_name(name);
+        self.state.players.iter().position(|p| crate::name::fold_name(&p.name) == f).map(|i| PlayerId(i as u16))
+    }
+
+    pub fn winner(&self) -> Option<Winner> {
+        self.state.winner
+    }
+
+    /// The open day, if any.
+    pub fn today(&self) -> Option<&Today> {
+        self.today.as_ref()
+    }
+
+    /// Opens the next day at 22:00: its event (fixed or drawn), Tsunami's re-deal, the
+    /// Choose me! draw (R-CHOOSE-1).
+    pub fn open_day(&mut self, plan: &DayPlan) -> Result<(), ResolveError> {
+        let day = self.state.day + 1;
+        if let Some(w) = self.state.winner {
+            return Err(ResolveError::AfterEnd { day, ended: self.state.ended_on.unwrap_or(self.state.day), winner: w.id().into() });
+        }
+        if self.today.is_some() {
+            self.close_day()?;
+            return self.open_day(plan);
+        }
+        let st = &mut self.state;
+        st.previous_event = st.event;
+        st.day = day;
+        let drawn = if day == 1 { draw::draw_event(&mut self.rng, &st.rules, None) } else { st.next_event };
+        let event = plan.event.unwrap_or(drawn);
+        st.event = event;
+        // R-NIGHT-1 and Solar eclipse: last night's dead are revealed this morning, unless hidden.
+        for p in std::mem::take(&mut self.reveal_pending) {
+            st.player_mut(p).role_public = event != Some(Event::SolarEclipse);
+        }
+        let mut today = Today::new(st.players.len(), day, event, self.detail);
+        today.tie_breaks = plan.tie_breaks.iter().copied().collect();
+        today.log.add(0, || match event {
+            Some(e) => format!("День {day}. Событие: {} — {}", e.ru(), e.meaning_ru()),
+            None => format!("День {day}. Без события."),
+        });
+        self.today = Some(today);
+        match event {
+            Some(Event::Tsunami) => self.tsunami(plan)?,
+            Some(Event::ChooseMe) => self.choose(plan)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Checks an order against the state now, without recording it.
+    pub fn check(&self, order: &Order) -> Result<(), Refusal> {
+        match &self.today {
+            None => Err(if self.state.winner.is_some() { Refusal::GameOver } else { Refusal::Late }),
+            Some(t) => day::check(&self.state, t, order),
+        }
+    }
+
+    /// Takes an order sent at `order.at` (R-ORDER-1): checked now against the state;
+    /// a refused one is listed in the day's `rejected` and changes nothing. An order
+    /// after 13:00 first runs the 13:00 stage if it has not run.
+    pub fn submit(&mut self, order: &Order) -> Result<(), Refusal> {
+        if order.at > Clock::MIDDAY && order.at <= Clock::DEADLINE {
+            self.midday_stage();
+        }
+        let Some(today) = self.today.as_mut() else {
+            return Err(if self.state.winner.is_some() { Refusal::GameOver } else { Refusal::Late });
+        };
+        match day::check(&self.state, today, order) {
+            Ok(()) => {
+                day::accept(&mut self.state, today, order);
+                Ok(())
+            }
+            Err(r) => {
+                today.reject(order, r);
+                Ok::<(), Refusal>(()).and(Err(r))
+            }
+        }
+    }
+
+    /// Runs the 13:00 stage now, if it has not run today (R-EVENT-1).
+    pub fn midday_stage(&mut self) {
+        if let Some(mut today) = self.today.take() {
+            if today.phase == Phase::Morning {
+                crate::midday::run(&mut self.state, &mut today, &mut self.rng);
+                today.phase = Phase::Afternoon;
+            }
+            self.today = Some(today);
+        }
+    }
+
+    /// The 21:00 resolution of the open day: steps 1–21 of RULES.md, in order.
+    pub fn close_day(&mut self) -> Result<&DayRecord, ResolveError> {
+        self.midday_stage();
+        let Some(mut today) = self.today.take() else {
+            return Err(ResolveError::NoDay { day: self.state.day });
+        };
+        let mut r = crate::resolution::Resolution { st: &mut self.state, day: &mut today, rng: &mut self.rng };
+
+        // Steps 1–7: the day vote and the lynch.
+        let shocks = r.step_1_finalise_day_items();
+        r.step_2_event_corrections();
+        let mut votes = r.step_3_item_corrections(&shocks);
+        r.step_4_authority(&mut votes);
+        r.count(&mut votes);
+        let mut places = r.step_5_trap_fang_sheep_skin(&votes)?;
+        r.step_6_bomb(&votes, &mut places)?;
+        r.step_7_rage_and_lynch(&votes, places)?;
+        let mut over = r.check_win(7);
+
+        // Steps 8–20: the night, unless the lynch ended the game.
+        if !over {
+            r.day.record.night = true;
+            let mut night = r.collect_night();
+            r.step_8_fog_night(&mut night);
+            r.step_9_voodoo(&mut night);
+            r.step_10_witch(&mut night);
+            r.step_11_sleepwalker(&mut night);
+            r.step_12_werewolves(&mut night);
+            r.step_13_untouchable(&mut night);
+            r.step_14_moon_fern(&mut night);
+            r.step_15_seer(&mut night);
+            r.step_16_black_glasses(&mut night);
+            r.step_17_maniac(&mut night);
+            r.step_18_camo_robe(&mut night);
+            r.step_19_hamster(&mut night);
+            r.step_20_nurse(&mut night);
+            self.reveal_pending = r.apply_night_deaths(&night);
+            over = r.check_win(20) || r.check_max_days();
+            // Step 21: the next day's event.
+            if !over {
+                r.step_21_next_event();
+            }
+        }
+        if over {
+            for p in &mut self.state.players {
+                p.role_public = true;
+            }
+            self.reveal_pending.clear();
+        }
+        let mut record = std::mem::take(&mut today.record);
+        record.log = std::mem::take(&mut today.log.entries);
+        record.winner = self.state.winner;
+        record.next_event = if over { None } else { self.state.next_event };
+        if self.detail {
+            record.snapshot = self
+                .state
+                .list_order
+                .iter()
+                .map(|&id| {
+                    let p = self.state.player(id);
+                    Snapshot { id, role: p.role, turned: p.turned, alive: p.alive, item: p.item, role_public: p.role_public }
+                })
+                .collect();
+        }
+        self.days.push(record);
+        Ok(self.days.last().expect("just pushed"))
+    }
+
+    /// Plays a whole day of a game file: opens it, takes its orders by time (the 13:00
+    /// stage between those up to 13:00 and the later ones), and resolves it.
+    pub fn play_day(&mut self, plan: &DayPlan) -> Result<(), ResolveError> {
+        self.open_day(plan)?;
+        let mut idx: Vec<usize> = (0..plan.orders.len()).collect();
+        idx.sort_by_key(|&i| plan.orders[i].at);
+        for i in idx {
+            let _ = self.submit(&plan.orders[i]);
+        }
+        self.close_day().map(|_| ())
+    }
+
+    /// Tsunami (RULES.md §5, R-TSUNAMI-1): the items of the living are gathered and dealt again.
+    fn tsunami(&mut self, plan: &DayPlan) -> Result<(), ResolveError> {
+        let today = self.today.as_mut().expect("the day is open");
+        let st = &mut self.state;
+        let living: Vec<PlayerId> = st.living().collect();
+        let gathered: Vec<Option<Held>> = living.iter().map(|p| st.player(*p).item).collect();
+        let dealt: Vec<Option<Held>> = match &plan.deal {
+            None => {
+                let mut g = gathered.clone();
+                draw::shuffle(&mut self.rng, &mut g);
+                g
+            }
+            Some(deal) => {
+                let day = st.day;
+                let bad = |problem: String| ResolveError::BadDeal { day, problem };
+                let mut out = Vec::with_capacity(living.len());
+                let mut pool = gathered.clone();
+                for p in &living {
+                    let Some((_, it)) = deal.iter().find(|(q, _)| q == p) else {
+                        return Err(bad(format!("gives nothing to {}, who is alive", st.name(*p))));
+                    };
+                    // Two items of one kind keep their states in list order.
+                    let Some(k) = pool.iter().position(|h| h.map(|h| h.item) == *it) else {
+                        return Err(bad(format!("gives {} to {}, but that item was not gathered", it.map_or("none", |i| i.id()), st.name(*p))));
+                    };
+                    out.push(pool.remove(k));
+                }
+                if let Some((q, _)) = deal.iter().find(|(q, _)| !st.alive(*q)) {
+                    return Err(bad(format!("names {}, who is not alive", st.name(*q))));
+                }
+                out
+            }
+        };
+        for (p, h) in living.iter().zip(dealt) {
+            st.player_mut(*p).item = h;
+            st.notify(*p, NoticeKind::Item { item: h, source: ItemSource::Tsunami });
+        }
+        today.record.tsunami = true;
+        today.log.add(0, || "Цунами: вещи живых игроков собраны и розданы заново".to_string());
+        Ok(())
+    }
+
+    /// Choose me! (R-CHOOSE-1): the chosen player is drawn when the day opens.
+    fn choose(&mut self, plan: &DayPlan) -> Result<(), ResolveError> {
+        let today = self.today.as_mut().expect("the day is open");
+        let st = &self.state;
+        let chosen = match plan.chosen {
+            Some(c) if st.alive(c) => c,
+            Some(c) => return Err(ResolveError::ChosenNotAlive { day: st.day, name: st.name(c).into() }),
+            None => {
+                let living: Vec<PlayerId> = st.living().collect();
+                if living.is_empty() {
+                    return Ok(());
+                }
+                draw::pick(&mut self.rng, &living)
+            }
+        };
+        today.chosen = Some(chosen);
+        today.immune[chosen.index()] = true;
+        today.record.chosen = Some(chosen);
+        let name = st.name(chosen).to_string();
+        today.log.add(0, || format!("Выбери меня!: иммунитет на линч получает {name}"));
+        Ok(())
+    }
+}
+
+/// R-HALF-1: when no werewolf is alive, every living halfblood becomes one.
+pub(crate) fn turn_halfbloods(st: &mut State, log: &mut Log, step: u8) {
+    if st.players.iter().any(|p| p.alive && p.is_wolf()) {
+        return;
+    }
+    for id in st.list_order.clone() {
+        let p = st.player(id);
+        if p.alive && p.role == Role::Halfblood && !p.turned {
+            st.player_mut(id).turned = true;
+            st.notify(id, NoticeKind::Turned);
+            let name = st.name(id).to_string();
+            log.add(step, || format!("Последний оборотень погиб: полукровка {name} становится оборотнем"));
+        }
+    }
+}
+
+/// Resolves a whole game file: every day, in order.
+///
+/// ```
+/// let game = ostrov_engine::Game::parse(include_str!("../../../games/sample.toml")).unwrap();
+/// let report = ostrov_engine::resolve(&game).unwrap();
+/// assert!(!report.days.is_empty());
+/// ```
+pub fn resolve(game: &Game) -> Result<crate::report::Report, ResolveError> {
+    let m = play(game, true)?;
+    Ok(crate::report::Report::of(&m))
+}
+
+/// Plays a game file through, returning the match (for callers that want the records).
+pub fn play(game: &Game, detail: bool) -> Result<Match, ResolveError> {
+    let mut m = Match::new(&game.setup, detail);
+    for plan in &game.days {
+        m.play_day(plan)?;
+    }
+    Ok(m)
+}
+
+impl Match {
+    /// Whether `p` is alive and holds a charged `item` that works today.
+    pub fn item_works(&self, p: PlayerId, item: Item) -> bool {
+        self.state.holds_charged(p, item) && self.today.as_ref().is_none_or(|t| t.items_work())
+    }
+}

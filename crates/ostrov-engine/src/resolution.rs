@@ -1,0 +1,85 @@
+//! The resolution context: the state, the open day and the RNG that steps 1–21 work on.
+//! The steps themselves live in [`crate::vote`] (1–4), [`crate::lynch`] (5–7) and
+//! [`crate::night`] (8–20); their order is written once, in [`crate::Match::close_day`].
+
+use rand_chacha::ChaCha8Rng;
+
+use crate::day::Today;
+use crate::draw;
+use crate::item::Item;
+use crate::notice::NoticeKind;
+use crate::player::PlayerId;
+use crate::state::State;
+use crate::win::{self, Winner};
+
+pub(crate) struct Resolution<'a> {
+    pub st: &'a mut State,
+    pub day: &'a mut Today,
+    pub rng: &'a mut ChaCha8Rng,
+}
+
+impl Resolution<'_> {
+    pub(crate) fn name(&self, p: PlayerId) -> String {
+        if self.day.log.on {
+            self.st.name(p).to_string()
+        } else {
+            String::new()
+        }
+    }
+
+    #[inline]
+    pub(crate) fn log(&mut self, step: u8, text: impl FnOnce() -> String) {
+        self.day.log.add(step, text);
+    }
+
+    /// A use that came to nothing (its user or target gone): spent anyway (R-ITEM-3).
+    pub(crate) fn mark_ineffective(&mut self, by: PlayerId, item: Item) {
+        if let Some(u) = self.day.record.items_used.iter_mut().rev().find(|u| u.by == by && u.item == item) {
+            u.effective = false;
+        }
+    }
+
+    /// R-WIN-1/2 after a lynch (step 7) or a night (step 20).
+    pub(crate) fn check_win(&mut self, step: u8) -> bool {
+        if self.st.winner.is_some() {
+            return true;
+        }
+        match win::winner(&self.st.players, &self.st.rules) {
+            Some(w) => {
+                self.st.winner = Some(w);
+                self.st.ended_on = Some(self.st.day);
+                self.day.record.winner = Some(w);
+                self.log(step, || format!("Игра окончена: {}", w.ru()));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// R-WIN-3: a draw after day `max_days`.
+    pub(crate) fn check_max_days(&mut self) -> bool {
+        if self.st.day < self.st.rules.max_days {
+            return false;
+        }
+        self.st.winner = Some(Winner::Draw);
+        self.st.ended_on = Some(self.st.day);
+        let d = self.st.day;
+        self.log(20, || format!("Прошло {d} игровых дней — предел игры: ничья"));
+        true
+    }
+
+    /// Step 21: the next day's event is drawn.
+    pub(crate) fn step_21_next_event(&mut self) {
+        if let Some((by, _)) = self.day.record.question.clone() {
+            if let Some(a) = self.day.answer {
+                self.st.notify(by, NoticeKind::Answer(a));
+            }
+        }
+        let next = draw::draw_event(self.rng, &self.st.rules, self.day.event);
+        self.st.next_event = next;
+        self.log(21, || match next {
+            Some(e) => format!("Событие следующего дня: {}", e.ru()),
+            None => "Следующий день без события".into(),
+        });
+    }
+}

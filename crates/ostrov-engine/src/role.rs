@@ -1,0 +1,88 @@
+//! Roles (Персонажи), RULES.md §1.
+
+use crate::act::Act;
+use crate::name::vocabulary;
+use crate::side::Side;
+
+vocabulary! {
+    /// A role, dealt with an item at the start of the game.
+    Role, "role" {
+        Passenger = "passenger", "Пассажир", "мирный";
+        Seer = "seer", "Ясновидящий", "провидец", "комиссар";
+        Nurse = "nurse", "Медсестра", "доктор", "врач";
+        Untouchable = "untouchable", "Неприкасаемый";
+        Authority = "authority", "Авторитет";
+        Witch = "witch", "Колдунья", "ведьма";
+        Sleepwalker = "sleepwalker", "Лунатик";
+        Maniac = "maniac", "Сексманьяк", "Секс-маньяк", "маньяк";
+        Werewolf = "werewolf", "Оборотень";
+        Halfblood = "halfblood", "Полукровка";
+        Hamster = "hamster", "Хомяк-Мутант", "Хомяк", "мутант";
+    }
+}
+
+impl Role {
+    /// The side the role plays for (R-SIDE-1: the maniac is a civilian).
+    pub const fn side(self) -> Side {
+        match self {
+            Role::Werewolf | Role::Halfblood => Side::Werewolves,
+            Role::Hamster => Side::Hamster,
+            _ => Side::Civilians,
+        }
+    }
+
+    /// Whether the role's night order may be this act (checked when an order is sent).
+    pub const fn has_night_act(self, act: Act) -> bool {
+        matches!(
+            (self, act),
+            (Role::Seer, Act::Check)
+                | (Role::Nurse, Act::Heal)
+                | (Role::Witch, Act::Kill)
+                | (Role::Witch, Act::Cancel)
+                | (Role::Sleepwalker, Act::Swap)
+                | (Role::Sleepwalker, Act::Recharge)
+                | (Role::Maniac, Act::Assault)
+                | (Role::Werewolf, Act::Kill)
+                | (Role::Halfblood, Act::Kill)
+                | (Role::Hamster, Act::Kill)
+        )
+    }
+
+    /// The Russian name in the genitive-free form used after "роль:".
+    pub const fn ru_lower(self) -> &'static str {
+        match self {
+            Role::Passenger => "пассажир",
+            Role::Seer => "ясновидящий",
+            Role::Nurse => "медсестра",
+            Role::Untouchable => "неприкасаемый",
+            Role::Authority => "авторитет",
+            Role::Witch => "колдунья",
+            Role::Sleepwalker => "лунатик",
+            Role::Maniac => "сексманьяк",
+            Role::Werewolf => "оборотень",
+            Role::Halfblood => "полукровка",
+            Role::Hamster => "хомяк-мутант",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r_side_1_maniac_is_a_civilian() {
+        assert_eq!(Role::Maniac.side(), Side::Civilians);
+        assert_eq!(Role::Halfblood.side(), Side::Werewolves);
+        assert_eq!(Role::Hamster.side(), Side::Hamster);
+    }
+
+    #[test]
+    fn russian_aliases_parse() {
+        assert_eq!(Role::parse("Ясновидящий"), Some(Role::Seer));
+        assert_eq!(Role::parse("хомяк-мутант"), Some(Role::Hamster));
+        assert_eq!(Role::parse("ХОМЯК МУТАНТ"), Some(Role::Hamster));
+        assert_eq!(Role::parse("werewolf"), Some(Role::Werewolf));
+        assert_eq!(Role::parse("дракон"), None);
+    }
+}

@@ -1,0 +1,95 @@
+//! The state of a game between two moments: players, list order, reserve, day.
+
+use crate::event::Event;
+use crate::item::Item;
+use crate::notice::Notice;
+use crate::player::{Player, PlayerId};
+use crate::rules::Rules;
+use crate::win::Winner;
+
+/// The whole state of a game at one moment.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Players by id (the order of the game file).
+    pub players: Vec<Player>,
+    /// The fixed newspaper order: ids in list order.
+    pub list_order: Vec<PlayerId>,
+    /// The position of each id in the list order.
+    pub position: Vec<u16>,
+    pub rules: Rules,
+    /// The item reserve (R-DECK-1).
+    pub reserve: Vec<Item>,
+    /// The current (or last) day; 0 before day 1.
+    pub day: u32,
+    /// The event of the current day.
+    pub event: Option<Event>,
+    /// The event of the day before (for `no_repeat`).
+    pub previous_event: Option<Event>,
+    /// The event drawn at step 21 for the next day.
+    pub next_event: Option<Event>,
+    /// Assaulted by the maniac last night: no vote today.
+    pub assaulted: Vec<bool>,
+    pub winner: Option<Winner>,
+    /// The day the game ended.
+    pub ended_on: Option<u32>,
+    /// Every private message so far.
+    pub notices: Vec<Notice>,
+}
+
+impl State {
+    pub fn player(&self, p: PlayerId) -> &Player {
+        &self.players[p.index()]
+    }
+
+    pub(crate) fn player_mut(&mut self, p: PlayerId) -> &mut Player {
+        &mut self.players[p.index()]
+    }
+
+    pub fn alive(&self, p: PlayerId) -> bool {
+        self.players[p.index()].alive
+    }
+
+    pub fn name(&self, p: PlayerId) -> &str {
+        &self.players[p.index()].name
+    }
+
+    /// Living players in list order.
+    pub fn living(&self) -> impl Iterator<Item = PlayerId> + '_ {
+        self.list_order.iter().copied().filter(|p| self.alive(*p))
+    }
+
+    /// The nearest living players before and after `p` in the cyclic list order (R-ITEM-4).
+    pub fn neighbours(&self, p: PlayerId) -> Option<(PlayerId, PlayerId)> {
+        let n = self.list_order.len();
+        let at = self.position[p.index()] as usize;
+        let before = (1..n).map(|k| self.list_order[(at + n - k) % n]).find(|q| self.alive(*q))?;
+        let after = (1..n).map(|k| self.list_order[(at + k) % n]).find(|q| self.alive(*q))?;
+        Some((before, after))
+    }
+
+    /// Sorts players into list order.
+    pub fn sort_by_list(&self, v: &mut [PlayerId]) {
+        v.sort_by_key(|p| self.position[p.index()]);
+    }
+
+    /// The item `p` holds, if alive (items of dead players have left the game).
+    pub fn held(&self, p: PlayerId) -> Option<crate::item::Held> {
+        let pl = self.player(p);
+        if pl.alive { pl.item } else { None }
+    }
+
+    /// Whether `p` is alive and holds `item` (charged or not).
+    pub fn holds(&self, p: PlayerId, item: Item) -> bool {
+        self.held(p).is_some_and(|h| h.item == item)
+    }
+
+    /// Whether `p` is alive and holds a charged `item`.
+    pub fn holds_charged(&self, p: PlayerId, item: Item) -> bool {
+        self.held(p).is_some_and(|h| h.item == item && h.charged)
+    }
+
+    pub(crate) fn notify(&mut self, to: PlayerId, kind: crate::notice::NoticeKind) {
+        let day = self.day;
+        self.notices.push(Notice { day, to, kind });
+    }
+}

@@ -1,0 +1,216 @@
+//! The day vote, steps 1–4 of the 21:00 resolution: who voted for whom, and the
+//! corrections for events, items and the authority (RULES.md §3).
+
+use crate::event::Event;
+use crate::item::Item;
+use crate::player::PlayerId;
+use crate::record::{Ballot, BallotKind};
+use crate::resolution::Resolution;
+
+/// What the day's shocker and love-note uses decide (step 1).
+pub(crate) struct DayItems {
+    pub shocked: Vec<bool>,
+    pub love: Vec<(PlayerId, PlayerId)>,
+}
+
+/// The counted votes after steps 1–4.
+pub(crate) struct Votes {
+    pub ballots: Vec<Ballot>,
+    /// Votes per player id.
+    pub counts: Vec<u32>,
+}
+
+impl Votes {
+    pub fn count(&self, p: PlayerId) -> u32 {
+        self.counts[p.index()]
+    }
+}
+
+impl Resolution<'_> {
+    /// Whether items change the vote today: not on Magnetic storm, not on Fear (R-FEAR-1).
+    pub(crate) fn vote_items(&self) -> bool {
+        self.day.items_work() && self.day.event != Some(Event::Fear)
+    }
+
+    /// Step 1: finalise the day's item actions — shocker, love note.
+    pub(crate) fn step_1_finalise_day_items(&mut self) -> DayItems {
+        let n = self.st.players.len();
+        let mut shocked = vec![false; n];
+        let mut love = Vec::new();
+        for u in self.day.uses.clone() {
+            if !self.st.alive(u.by) || !self.st.alive(u.target) {
+                if u.item != Item::Voodoo {
+                    let (b, t) = (self.name(u.by), self.name(u.target));
+                    self.log(1, || format!("{} ({b} на {t}) не действует: кто-то из них выбыл", u.item.ru()));
+                    self.mark_ineffective(u.by, u.item);
+                }
+                continue;
+            }
+            match u.item {
+                Item::Shocker => {
+                    shocked[u.target.index()] = true;
+                    let (b, t) = (self.name(u.by), self.name(u.target));
+                    self.log(1, || format!("{b} применил Шокер: {t} на этот день приравнен к мёртвому и лишён голоса"));
+                }
+                Item::LoveNote => {
+                    love.push((u.by, u.target));
+                    let (b, t) = (self.name(u.by), self.name(u.target));
+                    self.log(1, || format!("{b} отправил Любовную записку игроку {t}: они не могут голосовать друг против друга"));
+                }
+                _ => {}
+            }
+        }
+        DayItems { shocked, love }
+    }
+
+    /// Step 2: corrections for events — Magnetic storm, Fear, Palms bloom.
+    pub(crate) fn step_2_event_corrections(&mut self) {
+        match self.day.event {
+            Some(Event::MagneticStorm) => self.log(2, || "Магнитная буря: ни одна вещь не меняет голосов".into()),
+            Some(Event::Fear) => self.log(2, || "Страх: голосованием выбирается лидер; вещи не меняют голосов, невыставленные голоса не остаются на владельцах".into()),
+            Some(Event::PalmsBloom) => {
+                for (p, _) in self.day.record.penalties.clone() {
+                    let name = self.name(p);
+                    self.log(2, || format!("Пальмы цветут: {name} нарушил запрет — голос остаётся на нём"));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Step 3: corrections for items (shocker, love note, poison thorn, totem, handcuffs,
+    /// megaphone) and for blocked votes (R-VOTE-1, R-VOTE-2, R-VOTE-3).
+    pub(crate) fn step_3_item_corrections(&mut self, items: &DayItems) -> Votes {
+        let n = self.st.players.len();
+        let fear = self.day.event == Some(Event::Fear);
+        let by_items = self.vote_items();
+        let per = Event::votes_per_player(self.day.event);
+        // Votes as sent and still counting (a vote for a player no longer alive does not count).
+        let sent: Vec<Option<crate::order::Targets>> = (0..n)
+            .map(|i| self.day.votes[i].filter(|t| t.iter().all(|q| self.st.alive(q))))
+            .collect();
+        let mut ballots = Vec::with_capacity(n * per + 4);
+        for v in self.st.living().collect::<Vec<_>>() {
+            let i = v.index();
+            if self.day.votes[i].is_some() && sent[i].is_none() {
+                let name = self.name(v);
+                self.log(3, || format!("Голос {name} не учитывается: выбранный игрок выбыл"));
+            }
+            let assaulted = self.st.assaulted[i];
+            let penalised = self.day.penalty[i];
+            let shocked = by_items && items.shocked[i];
+            let blocked = assaulted || penalised || shocked;
+            if blocked {
+                let name = self.name(v);
+                let why = if assaulted { "после ночи со Сексманьяком" } else if penalised { "штраф ведущего" } else { "Шокер" };
+                self.log(3, || if fear { format!("{name} не голосует ({why})") } else { format!("Голос {name} заблокирован ({why}) и остаётся на нём") });
+            }
+            let targets: [Option<PlayerId>; 2] = match sent[i] {
+                Some(t) => [Some(t.first), t.second],
+                None => [None, None],
+            };
+            for slot in targets.iter().take(per) {
+                if fear {
+                    // R-VOTE-3: a blocked or missing vote just does not exist.
+                    if let (false, Some(t)) = (blocked, slot) {
+                        ballots.push(Ballot { voter: v, target: *t, kind: BallotKind::Cast });
+                    }
+                    continue;
+                }
+                let ballot = match (blocked, slot) {
+                    (true, _) => Ballot { voter: v, target: v, kind: BallotKind::Blocked },
+                    (false, None) => Ballot { voter: v, target: v, kind: BallotKind::Missing },
+                    (false, Some(t)) => match by_items.then(|| self.void_reason(v, *t, items, &sent)).flatten() {
+                        Some(why) => {
+                            let (vn, tn) = (self.name(v), self.name(*t));
+                            self.log(3, || format!("Голос {vn} против {tn} недействителен ({why}) и остаётся на {vn}"));
+                            Ballot { voter: v, target: v, kind: BallotKind::Void }
+                        }
+                        None => Ballot { voter: v, target: *t, kind: BallotKind::Cast },
+                    },
+                };
+                ballots.push(ballot);
+            }
+            // R-ITEM-5: the megaphone's extra vote, only if sent and the holder is not blocked.
+            if by_items && !blocked && self.st.holds(v, Item::Megaphone) {
+                if let Some(t) = self.day.megaphone[i].filter(|t| self.st.alive(*t)) {
+                    ballots.push(Ballot { voter: v, target: t, kind: BallotKind::Megaphone });
+                    let (vn, tn) = (self.name(v), self.name(t));
+                    self.log(3, || format!("Рупор: {vn} отдаёт дополнительный голос против {tn}"));
+                }
+            }
+        }
+        Votes { ballots, counts: vec![0; n] }
+    }
+
+    /// Why a vote from `v` for `t` is void (love note, totem, handcuffs), if it is.
+    fn void_reason(&self, v: PlayerId, t: PlayerId, items: &DayItems, sent: &[Option<crate::order::Targets>]) -> Option<&'static str> {
+        if items.love.iter().any(|&(a, b)| (a == v && b == t) || (a == t && b == v)) {
+            return Some("Любовная записка");
+        }
+        let held = self.st.held(v).map(|h| h.item);
+        if held == Some(Item::Totem) {
+            // R-ITEM-6: the holder votes as one of the two living neighbours sent.
+            let (a, b) = self.st.neighbours(v)?;
+            let per = Event::votes_per_player(self.day.event);
+            let matches = |nb: PlayerId| match sent[nb.index()] {
+                None => t == nb,
+                Some(s) => s.contains(t) || (per == 2 && s.second.is_none() && t == nb),
+            };
+            if !matches(a) && !matches(b) {
+                return Some("Тотем безволия");
+            }
+        }
+        if held == Some(Item::Handcuffs) {
+            let (a, b) = self.st.neighbours(v)?;
+            if t == a || t == b {
+                return Some("Наручники");
+            }
+        }
+        None
+    }
+
+    /// Step 4: the authority's order (R-AUTH-1).
+    pub(crate) fn step_4_authority(&mut self, votes: &mut Votes) {
+        for a in self.st.living().collect::<Vec<_>>() {
+            let Some((from, target)) = self.day.authority[a.index()] else { continue };
+            if self.st.player(a).role != crate::role::Role::Authority || self.st.player(a).spent.authority {
+                continue;
+            }
+            if !self.st.alive(from) || !self.st.alive(target) {
+                let name = self.name(a);
+                self.log(4, || format!("Ход Авторитета {name} не учитывается: выбранный игрок выбыл"));
+                continue;
+            }
+            let Some(b) = votes.ballots.iter_mut().find(|b| b.voter == from && b.kind != BallotKind::Megaphone) else {
+                let (an, fname) = (self.name(a), self.name(from));
+                self.log(4, || format!("Авторитет {an} хотел забрать голос {fname}, но у того нет голоса"));
+                continue;
+            };
+            b.target = target;
+            b.kind = BallotKind::Authority;
+            let p = self.st.player_mut(a);
+            p.spent.authority = true;
+            p.role_public = true;
+            self.day.record.authority = Some((a, from, target));
+            let (an, fname, tn) = (self.name(a), self.name(from), self.name(target));
+            self.log(4, || format!("{an} раскрывается как Авторитет: забирает голос {fname} и отдаёт его против {tn}"));
+        }
+    }
+
+    /// The tally after step 4: the record's `ballots` and `tally`.
+    pub(crate) fn count(&mut self, votes: &mut Votes) {
+        let mut counts = vec![0u32; self.st.players.len()];
+        for b in &votes.ballots {
+            counts[b.target.index()] += 1;
+        }
+        let tally: Vec<(PlayerId, u32)> = self.st.list_order.iter().filter(|p| counts[p.index()] > 0).map(|p| (*p, counts[p.index()])).collect();
+        if self.day.log.on {
+            let text = tally.iter().map(|(p, c)| format!("{} — {}", self.name(*p), crate::plural::votes(*c))).collect::<Vec<_>>().join(", ");
+            self.log(4, || format!("Итог голосования: {}", if text.is_empty() { "голосов нет".into() } else { text }));
+        }
+        self.day.record.ballots = votes.ballots.clone();
+        self.day.record.tally = tally;
+        votes.counts = counts;
+    }
+}
