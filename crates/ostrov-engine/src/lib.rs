@@ -62,6 +62,7 @@ mod record;
 mod refusal;
 mod report;
 mod resolution;
+mod roster;
 mod role;
 mod rules;
 mod side;
@@ -73,7 +74,7 @@ pub use act::Act;
 pub use day::{Phase, Today};
 pub use error::{GameFileError, ResolveError, UnknownWord};
 pub use event::Event;
-pub use gamefile::{DayEntry, DayPlan, Game, GameFile, OrderEntry, PlayerEntry, RulesEntry, Seat, Setup};
+pub use gamefile::{MAX_DAYS, MAX_PLAYERS, DayEntry, DayPlan, Game, GameFile, OrderEntry, PlayerEntry, RulesEntry, Seat, Setup};
 pub use item::{Held, Item, ItemKind};
 pub use log::LogEntry;
 pub use name::fold_name;
@@ -88,6 +89,7 @@ pub use report::{
     NoticeReport, PlayerReport, QuestionReport, RejectedReport, Report, Tally,
 };
 pub use role::Role;
+pub use roster::{Roster, RosterError, MAX_RECOMMENDED, MIN_PLAYERS};
 pub use rules::{Rules, TieRule};
 pub use side::Side;
 pub use state::State;

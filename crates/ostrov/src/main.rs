@@ -1,3 +1,46 @@
-fn main() {
-    println!("Hello, world!");
+//! `ostrov`: the command line of Ostrov, a thin layer over the library crates.
+
+mod new;
+mod resolve;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Ostrov — the host engine of «Остров страха» (Island of Fear).
+#[derive(Parser)]
+#[command(name = "ostrov", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    Resolve(resolve::Args),
+    New(new::Args),
+}
+
+/// A failure the CLI reports in one line: exit code 2 for a bad file or bad arguments.
+pub struct Failure(pub String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Failure {
+        Failure(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Cmd::Resolve(a) => resolve::run(a),
+        Cmd::New(a) => new::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(msg)) => {
+            eprintln!("ostrov: {msg}");
+            ExitCode::from(2)
+        }
+    }
 }
