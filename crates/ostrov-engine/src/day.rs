@@ -300,6 +300,7 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
         match &order.command {
             Command::Answer(a) => {
                 today.answer = Some(*a);
+                today.record.answer = Some(*a);
                 today.log.add(0, || format!("Дух Острова отвечает: «{}»", if *a { "да" } else { "нет" }));
             }
             Command::Penalty { target, reason } => {

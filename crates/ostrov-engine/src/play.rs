@@ -274,6 +274,10 @@ impl Match {
                 r.step_21_next_event();
             }
         }
+        // R-SPIRIT-1: the one who asked is told the answer privately too.
+        if let (Some((by, _)), Some(a)) = (today.record.question.clone(), today.answer) {
+            self.state.notify(by, NoticeKind::Answer(a));
+        }
         if over {
             for p in &mut self.state.players {
                 p.role_public = true;

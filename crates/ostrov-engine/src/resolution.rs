@@ -7,7 +7,6 @@ use rand_chacha::ChaCha8Rng;
 use crate::day::Today;
 use crate::draw;
 use crate::item::Item;
-use crate::notice::NoticeKind;
 use crate::player::PlayerId;
 use crate::state::State;
 use crate::win::{self, Winner};
@@ -70,11 +69,6 @@ impl Resolution<'_> {
 
     /// Step 21: the next day's event is drawn.
     pub(crate) fn step_21_next_event(&mut self) {
-        if let Some((by, _)) = self.day.record.question.clone() {
-            if let Some(a) = self.day.answer {
-                self.st.notify(by, NoticeKind::Answer(a));
-            }
-        }
         let next = draw::draw_event(self.rng, &self.st.rules, self.day.event);
         self.st.next_event = next;
         self.log(21, || match next {

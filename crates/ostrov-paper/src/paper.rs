@@ -122,15 +122,14 @@ pub fn bulletin(m: &Match, day: u32) -> Doc {
         news.push(vec![t("Духу Острова никто не задал вопроса.")]);
     }
     let uses: Vec<Line> = r.items_used.iter().filter(|u| u.stage == Stage::Midday).map(|u| use_line(m, u)).collect();
-    if !uses.is_empty() {
-        news.push(vec![t("Вещи, применённые до 13:00:")]);
-    }
-    if news.is_empty() {
+    if news.is_empty() && uses.is_empty() {
         d.text("До 13:00 ничего не произошло.");
-    } else {
-        d.list(news);
     }
-    d.list(uses);
+    d.list(news);
+    if !uses.is_empty() {
+        d.h(2, "Вещи, применённые до 13:00");
+        d.list(uses);
+    }
     d
 }
 
