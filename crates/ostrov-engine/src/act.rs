@@ -31,10 +31,7 @@ vocabulary! {
 impl Act {
     /// Night orders: the last of these a player sends replaces the earlier ones (R-ORDER-1).
     pub const fn is_night(self) -> bool {
-        matches!(
-            self,
-            Act::Kill | Act::Check | Act::Heal | Act::Cancel | Act::Swap | Act::Recharge | Act::Assault
-        )
+        matches!(self, Act::Kill | Act::Check | Act::Heal | Act::Cancel | Act::Swap | Act::Recharge | Act::Assault)
     }
 
     /// Acts only the host sends.

@@ -39,7 +39,9 @@ impl NightOrder {
     pub fn targets(&self) -> impl Iterator<Item = PlayerId> {
         let (a, b) = match *self {
             NightOrder::Kill(t) => (Some(t.first), t.second),
-            NightOrder::Check(p) | NightOrder::Heal(p) | NightOrder::Recharge(p) | NightOrder::Assault(p) => (Some(p), None),
+            NightOrder::Check(p) | NightOrder::Heal(p) | NightOrder::Recharge(p) | NightOrder::Assault(p) => {
+                (Some(p), None)
+            }
             NightOrder::Swap(x, y) => (Some(x), Some(y)),
             NightOrder::Cancel => (None, None),
         };
@@ -287,7 +289,9 @@ pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), R
                 return Err(Refusal::AlreadyAsked);
             }
         }
-        Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => unreachable!("host acts are checked above"),
+        Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => {
+            unreachable!("host acts are checked above")
+        }
     }
     Ok(())
 }
@@ -307,7 +311,12 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
                 today.penalty[target.index()] = true;
                 today.record.penalties.push((*target, reason.clone()));
                 let name = state.name(*target).to_string();
-                today.log.add(0, || format!("Ведущий лишил голоса {name} за нарушение{}", reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()));
+                today.log.add(0, || {
+                    format!(
+                        "Ведущий лишил голоса {name} за нарушение{}",
+                        reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()
+                    )
+                });
             }
             Command::Remove { target, reason } => {
                 let day = state.day;
@@ -318,7 +327,13 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
                 p.role_public = true;
                 today.record.removed.push((*target, reason.clone()));
                 let (name, role) = (state.name(*target).to_string(), state.player(*target).role);
-                today.log.add(0, || format!("Ведущий удалил из игры {name} ({}){}", role.ru_lower(), reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()));
+                today.log.add(0, || {
+                    format!(
+                        "Ведущий удалил из игры {name} ({}){}",
+                        role.ru_lower(),
+                        reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
+                    )
+                });
                 crate::play::turn_halfbloods(state, &mut today.log, 0);
             }
             _ => unreachable!("only host acts come from the host"),
@@ -354,6 +369,8 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
         Command::Light => today.light[i] = true,
         Command::Pair(t) => today.pair = Some(*t),
         Command::Ask(text) => today.question = Some((me, text.clone())),
-        Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => unreachable!("host acts come from the host"),
+        Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => {
+            unreachable!("host acts come from the host")
+        }
     }
 }

@@ -156,12 +156,14 @@ fn shorten(s: &str) -> String {
 impl GameFile {
     /// Reads a TOML game file.
     pub fn from_toml(text: &str) -> Result<GameFile, GameFileError> {
-        toml::from_str(text).map_err(|e| GameFileError::Syntax(format!("not a valid TOML game file: {}", shorten(&e.to_string()))))
+        toml::from_str(text)
+            .map_err(|e| GameFileError::Syntax(format!("not a valid TOML game file: {}", shorten(&e.to_string()))))
     }
 
     /// Reads a JSON game file.
     pub fn from_json(text: &str) -> Result<GameFile, GameFileError> {
-        serde_json::from_str(text).map_err(|e| GameFileError::Syntax(format!("not a valid JSON game file: {}", shorten(&e.to_string()))))
+        serde_json::from_str(text)
+            .map_err(|e| GameFileError::Syntax(format!("not a valid JSON game file: {}", shorten(&e.to_string()))))
     }
 
     /// Reads either form: JSON when the text starts with `{`, TOML otherwise.
@@ -264,7 +266,9 @@ fn parse_at(v: &Value) -> Option<Clock> {
     match v {
         Value::String(s) => Clock::parse(s),
         // A bare TOML time (`at = 13:05`) arrives as a datetime table.
-        Value::Object(m) => m.values().next().and_then(Value::as_str).and_then(|s| Clock::parse(s.get(..5).unwrap_or(s))),
+        Value::Object(m) => {
+            m.values().next().and_then(Value::as_str).and_then(|s| Clock::parse(s.get(..5).unwrap_or(s)))
+        }
         _ => None,
     }
 }
@@ -276,7 +280,10 @@ impl Game {
             return Err(GameFileError::Whole("the game file has no [[players]]".into()));
         }
         if file.players.len() > MAX_PLAYERS {
-            return Err(GameFileError::Whole(format!("{} players: at most {MAX_PLAYERS} are supported", file.players.len())));
+            return Err(GameFileError::Whole(format!(
+                "{} players: at most {MAX_PLAYERS} are supported",
+                file.players.len()
+            )));
         }
         if file.days.len() > MAX_DAYS {
             return Err(GameFileError::Whole(format!("{} days: at most {MAX_DAYS} are supported", file.days.len())));
@@ -293,9 +300,13 @@ impl Game {
                 return Err(GameFileError::at(place, "\"host\" is reserved for the host's orders"));
             }
             if let Some(j) = seen.insert(fold_name(&name), i) {
-                return Err(GameFileError::at(place, format!("duplicate player name: player {} has the same name", j + 1)));
+                return Err(GameFileError::at(
+                    place,
+                    format!("duplicate player name: player {} has the same name", j + 1),
+                ));
             }
-            let role: Role = p.role.parse().map_err(|e: crate::error::UnknownWord| GameFileError::at(&place, e.to_string()))?;
+            let role: Role =
+                p.role.parse().map_err(|e: crate::error::UnknownWord| GameFileError::at(&place, e.to_string()))?;
             let item = match &p.item {
                 None => None,
                 Some(s) => Some(Item::parse_slot(s).map_err(|e| GameFileError::at(&place, e.to_string()))?),
@@ -305,7 +316,9 @@ impl Game {
         let mut rules = Rules::default();
         if let Some(r) = &file.rules {
             if let Some(t) = &r.tie {
-                rules.tie = TieRule::parse(t).ok_or_else(|| GameFileError::at("[rules] tie", format!("\"{t}\" is not one of random, none, all")))?;
+                rules.tie = TieRule::parse(t).ok_or_else(|| {
+                    GameFileError::at("[rules] tie", format!("\"{t}\" is not one of random, none, all"))
+                })?;
             }
             if let Some(p) = r.parity {
                 rules.parity = p;
@@ -321,9 +334,14 @@ impl Game {
             }
             if let Some(ev) = &r.events {
                 for (k, w) in ev {
-                    let e: Event = k.parse().map_err(|e: crate::error::UnknownWord| GameFileError::at("[rules] events", e.to_string()))?;
+                    let e: Event = k
+                        .parse()
+                        .map_err(|e: crate::error::UnknownWord| GameFileError::at("[rules] events", e.to_string()))?;
                     if !w.is_finite() || *w < 0.0 {
-                        return Err(GameFileError::at("[rules] events", format!("the weight of {k} must be a number ≥ 0, not {w}")));
+                        return Err(GameFileError::at(
+                            "[rules] events",
+                            format!("the weight of {k} must be a number ≥ 0, not {w}"),
+                        ));
                     }
                     rules.event_weights[e as usize] = *w;
                 }
@@ -343,7 +361,14 @@ impl Game {
                 out
             }
         };
-        let setup = Setup { title: file.title.clone(), seed: file.seed.unwrap_or(0), rules, seats, deck, shuffle: file.shuffle.unwrap_or(false) };
+        let setup = Setup {
+            title: file.title.clone(),
+            seed: file.seed.unwrap_or(0),
+            rules,
+            seats,
+            deck,
+            shuffle: file.shuffle.unwrap_or(false),
+        };
         let mut days = Vec::with_capacity(file.days.len());
         for (d, day) in file.days.iter().enumerate() {
             days.push(check_day(&setup, d as u32 + 1, day)?);
@@ -358,7 +383,9 @@ impl Game {
 }
 
 fn player(setup: &Setup, place: &str, field: &str, name: &str) -> Result<PlayerId, GameFileError> {
-    setup.find(name).ok_or_else(|| GameFileError::at(place, format!("{field} names \"{name}\", who is not a player of this game")))
+    setup
+        .find(name)
+        .ok_or_else(|| GameFileError::at(place, format!("{field} names \"{name}\", who is not a player of this game")))
 }
 
 fn check_day(setup: &Setup, n: u32, day: &DayEntry) -> Result<DayPlan, GameFileError> {
@@ -379,7 +406,8 @@ fn check_day(setup: &Setup, n: u32, day: &DayEntry) -> Result<DayPlan, GameFileE
             let mut v = Vec::new();
             for (name, item) in m {
                 let p = player(setup, &place, "`deal`", name)?;
-                let it = Item::parse_slot(item).map_err(|e| GameFileError::at(format!("{place}, deal for \"{name}\""), e.to_string()))?;
+                let it = Item::parse_slot(item)
+                    .map_err(|e| GameFileError::at(format!("{place}, deal for \"{name}\""), e.to_string()))?;
                 v.push((p, it));
             }
             Some(v)
@@ -415,10 +443,20 @@ fn check_order(setup: &Setup, place: &str, o: &OrderEntry) -> Result<Order, Game
             (Some(t), None) => vec![t],
             (None, Some(ts)) => ts.iter().collect(),
             (Some(_), Some(_)) => return Err(GameFileError::at(place, "give either `target` or `targets`, not both")),
-            (None, None) => return Err(GameFileError::at(place, format!("`{}` needs `target` or `targets`", act.id()))),
+            (None, None) => {
+                return Err(GameFileError::at(place, format!("`{}` needs `target` or `targets`", act.id())))
+            }
         };
         if names.len() < min || names.len() > 2 || names.is_empty() {
-            return Err(GameFileError::at(place, format!("`{}` takes {} names, not {}", act.id(), if min == 2 { "exactly 2" } else { "1 or 2" }, names.len())));
+            return Err(GameFileError::at(
+                place,
+                format!(
+                    "`{}` takes {} names, not {}",
+                    act.id(),
+                    if min == 2 { "exactly 2" } else { "1 or 2" },
+                    names.len()
+                ),
+            ));
         }
         let a = player(setup, place, "`targets`", names[0])?;
         let b = names.get(1).map(|n| player(setup, place, "`targets`", n)).transpose()?;
@@ -477,7 +515,9 @@ mod tests {
     use super::*;
 
     fn two_players(extra: &str) -> String {
-        format!("[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n{extra}")
+        format!(
+            "[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n{extra}"
+        )
     }
 
     #[test]
@@ -488,19 +528,29 @@ mod tests {
 
     #[test]
     fn duplicate_names_fold_yo() {
-        let e = Game::parse("[[players]]\nname = \"Алёна\"\nrole = \"seer\"\n[[players]]\nname = \"алена\"\nrole = \"seer\"\n").unwrap_err().to_string();
+        let e = Game::parse(
+            "[[players]]\nname = \"Алёна\"\nrole = \"seer\"\n[[players]]\nname = \"алена\"\nrole = \"seer\"\n",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("duplicate"), "{e}");
     }
 
     #[test]
     fn an_order_naming_nobody_is_an_error() {
-        let e = Game::parse(&two_players("[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"Жора\" }]\n")).unwrap_err().to_string();
+        let e =
+            Game::parse(&two_players("[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"Жора\" }]\n"))
+                .unwrap_err()
+                .to_string();
         assert!(e.contains("day 1, order 1") && e.contains("Жора"), "{e}");
     }
 
     #[test]
     fn bare_toml_time_is_accepted() {
-        let g = Game::parse(&two_players("[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"боря\", at = 13:05 }]\n")).unwrap();
+        let g = Game::parse(&two_players(
+            "[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"боря\", at = 13:05 }]\n",
+        ))
+        .unwrap();
         assert_eq!(g.days[0].orders[0].at, Clock::hm(13, 5));
     }
 
@@ -513,7 +563,8 @@ mod tests {
     #[test]
     fn json_and_toml_read_the_same() {
         let t = Game::parse(&two_players("")).unwrap();
-        let j = Game::parse(r#"{"players":[{"name":"Аня","role":"seer"},{"name":"Боря","role":"Оборотень"}]}"#).unwrap();
+        let j =
+            Game::parse(r#"{"players":[{"name":"Аня","role":"seer"},{"name":"Боря","role":"Оборотень"}]}"#).unwrap();
         assert_eq!(t, j);
     }
 }

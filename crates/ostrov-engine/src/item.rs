@@ -62,10 +62,7 @@ impl Item {
 
     /// Harmful items (вредные) as opposed to useful ones.
     pub const fn is_harmful(self) -> bool {
-        matches!(
-            self,
-            Item::Trap | Item::PoisonThorn | Item::Totem | Item::Handcuffs | Item::Bomb
-        )
+        matches!(self, Item::Trap | Item::PoisonThorn | Item::Totem | Item::Handcuffs | Item::Bomb)
     }
 
     /// Parses an item id, a Russian alias, or `none` (no item).

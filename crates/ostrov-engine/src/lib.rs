@@ -62,8 +62,8 @@ mod record;
 mod refusal;
 mod report;
 mod resolution;
-mod roster;
 mod role;
+mod roster;
 mod rules;
 mod side;
 mod state;
@@ -74,7 +74,9 @@ pub use act::Act;
 pub use day::{Phase, Today};
 pub use error::{GameFileError, ResolveError, UnknownWord};
 pub use event::Event;
-pub use gamefile::{MAX_DAYS, MAX_PLAYERS, DayEntry, DayPlan, Game, GameFile, OrderEntry, PlayerEntry, RulesEntry, Seat, Setup};
+pub use gamefile::{
+    DayEntry, DayPlan, Game, GameFile, OrderEntry, PlayerEntry, RulesEntry, Seat, Setup, MAX_DAYS, MAX_PLAYERS,
+};
 pub use item::{Held, Item, ItemKind};
 pub use log::LogEntry;
 pub use name::fold_name;

@@ -23,7 +23,9 @@ impl Resolution<'_> {
     pub(crate) fn draw_tie(&mut self, tied: &[PlayerId]) -> Result<PlayerId, ResolveError> {
         match self.day.tie_breaks.pop_front() {
             Some(fix) if tied.contains(&fix) => Ok(fix),
-            Some(fix) => Err(ResolveError::TieBreakNotTied { day: self.st.day, name: self.name(fix), tied: self.names(tied) }),
+            Some(fix) => {
+                Err(ResolveError::TieBreakNotTied { day: self.st.day, name: self.name(fix), tied: self.names(tied) })
+            }
             None => Ok(draw::pick(self.rng, tied)),
         }
     }
@@ -43,7 +45,11 @@ impl Resolution<'_> {
             let traps: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Trap)).collect();
             if !traps.is_empty() && traps.len() < t.len() {
                 let names = self.names(&traps);
-                self.log(5, || format!("Капкан: в ничьей между владельцами капкана и остальными линчуется владелец капкана ({names})"));
+                self.log(5, || {
+                    format!(
+                        "Капкан: в ничьей между владельцами капкана и остальными линчуется владелец капкана ({names})"
+                    )
+                });
                 t = traps;
             } else {
                 let fangs: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Fang)).collect();
@@ -83,7 +89,14 @@ impl Resolution<'_> {
     /// Fills `want` lynch places from the most votes down (R-RAGE-1; one place on an
     /// ordinary day), with immunity and sheep skins place by place. `placed` marks the
     /// candidates already considered; `only` restricts the candidates (the bomb).
-    fn fill(&mut self, votes: &Votes, want: usize, placed: &mut [bool], only: Option<&[bool]>, skins: bool) -> Result<Places, ResolveError> {
+    fn fill(
+        &mut self,
+        votes: &Votes,
+        want: usize,
+        placed: &mut [bool],
+        only: Option<&[bool]>,
+        skins: bool,
+    ) -> Result<Places, ResolveError> {
         let mut out: Places = Vec::new();
         let mut free = want;
         while free > 0 {
@@ -144,7 +157,13 @@ impl Resolution<'_> {
         if let Some(h) = self.st.player_mut(holder).item.as_mut() {
             h.charged = false;
         }
-        self.day.record.items_used.push(ItemUse { by: holder, item, target: None, stage: Stage::Resolution, effective: true });
+        self.day.record.items_used.push(ItemUse {
+            by: holder,
+            item,
+            target: None,
+            stage: Stage::Resolution,
+            effective: true,
+        });
     }
 
     /// Step 5: corrections for trap, fang and sheep skin: who is chosen for the lynch.
@@ -166,7 +185,11 @@ impl Resolution<'_> {
         let mut firing = vec![false; n];
         let mut any = false;
         for p in self.st.living().collect::<Vec<_>>() {
-            if self.st.holds(p, Item::Bomb) && votes.count(p) >= 2 && !places.contains(&Some(p)) && !self.day.immune[p.index()] {
+            if self.st.holds(p, Item::Bomb)
+                && votes.count(p) >= 2
+                && !places.contains(&Some(p))
+                && !self.day.immune[p.index()]
+            {
                 firing[p.index()] = true;
                 any = true;
             }
@@ -203,7 +226,11 @@ impl Resolution<'_> {
 
     /// Step 7: Rage (two places) and the lynch; on Fear, the leader's sentence.
     pub(crate) fn step_7_rage_and_lynch(&mut self, votes: &Votes, places: Places) -> Result<(), ResolveError> {
-        let mut lynched: Vec<PlayerId> = if self.day.event == Some(Event::Fear) { self.fear(votes)? } else { places.into_iter().flatten().collect() };
+        let mut lynched: Vec<PlayerId> = if self.day.event == Some(Event::Fear) {
+            self.fear(votes)?
+        } else {
+            places.into_iter().flatten().collect()
+        };
         lynched.dedup();
         self.st.sort_by_list(&mut lynched);
         lynched.dedup();
@@ -253,7 +280,9 @@ impl Resolution<'_> {
         let sn = self.name(s);
         if self.st.holds_charged(s, Item::SheepSkin) && self.day.items_work() {
             self.trigger(s, Item::SheepSkin, 7);
-            self.log(7, || format!("Страх: лидер {ln} приговорил {sn}, но у того сработала Овечья шкура — никто не гибнет"));
+            self.log(7, || {
+                format!("Страх: лидер {ln} приговорил {sn}, но у того сработала Овечья шкура — никто не гибнет")
+            });
             return Ok(vec![]);
         }
         self.log(7, || format!("Страх: лидер {ln} приговорил {sn}"));

@@ -3,13 +3,13 @@
 
 use rand_chacha::ChaCha8Rng;
 
+use crate::act::Act;
 use crate::day::Today;
 use crate::draw;
 use crate::event::Event;
 use crate::item::Held;
 use crate::notice::{ItemSource, NoticeKind};
 use crate::order::{Actor, Clock};
-use crate::act::Act;
 use crate::player::PlayerId;
 use crate::record::Rejected;
 use crate::refusal::Refusal;
@@ -22,7 +22,9 @@ pub(crate) fn run(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
         Some(Event::MysticLight) => mystic_light(st, today),
         Some(Event::ChooseMe) => pair(st, today),
         Some(Event::SpiritCall) => spirit(st, today),
-        Some(Event::MagneticStorm) => today.log.add(0, || "13:00. Магнитная буря: ни одна вещь не работает до следующего утра".into()),
+        Some(Event::MagneticStorm) => {
+            today.log.add(0, || "13:00. Магнитная буря: ни одна вещь не работает до следующего утра".into())
+        }
         _ => {}
     }
     let uses: Vec<_> = today.uses.iter().map(|u| (u.by, u.item, u.target)).collect();
@@ -76,7 +78,13 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
         st.notify(p, NoticeKind::Item { item: Some(Held::new(new)), source: ItemSource::Bunker });
         today.record.bunker.push(p);
         let name = st.name(p).to_string();
-        today.log.add(0, || format!("13:00. Бункер: {name} сдаёт {} и получает {}", old.map_or("ничего".to_string(), |o| o.item.ru().to_string()), new.ru()));
+        today.log.add(0, || {
+            format!(
+                "13:00. Бункер: {name} сдаёт {} и получает {}",
+                old.map_or("ничего".to_string(), |o| o.item.ru().to_string()),
+                new.ru()
+            )
+        });
     }
 }
 

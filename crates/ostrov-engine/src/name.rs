@@ -7,20 +7,13 @@
 /// assert_eq!(fold_name(" Алёна "), fold_name("АЛЕНА"));
 /// ```
 pub fn fold_name(s: &str) -> String {
-    s.trim()
-        .chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| if c == 'ё' { 'е' } else { c })
-        .collect()
+    s.trim().chars().flat_map(char::to_lowercase).map(|c| if c == 'ё' { 'е' } else { c }).collect()
 }
 
 /// Folds an identifier or alias: like [`fold_name`], and also drops spaces, hyphens,
 /// underscores and `!`, so `black_glasses`, `Черные очки` and `Чёрные-очки` all match.
 pub(crate) fn fold_id(s: &str) -> String {
-    fold_name(s)
-        .chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '_' | '!' | '\u{a0}'))
-        .collect()
+    fold_name(s).chars().filter(|c| !matches!(c, ' ' | '-' | '_' | '!' | '\u{a0}')).collect()
 }
 
 /// Declares a vocabulary enum with its canonical id, Russian name and extra aliases.

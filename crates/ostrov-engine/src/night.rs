@@ -126,7 +126,9 @@ impl Resolution<'_> {
             if !voted {
                 night.acts[k].void = true;
                 let pn = self.name(a.actor);
-                self.log(8, || format!("Туманная ночь: ход {pn} не состоялся — днём он не голосовал против своей цели"));
+                self.log(8, || {
+                    format!("Туманная ночь: ход {pn} не состоялся — днём он не голосовал против своей цели")
+                });
             }
         }
         if let Some(pack) = night.pack.as_mut() {
@@ -138,7 +140,9 @@ impl Resolution<'_> {
                 .collect();
             if voters.is_empty() {
                 pack.void = true;
-                self.day.log.add(8, || "Туманная ночь: ни один оборотень не голосовал против жертвы — нападения не будет".into());
+                self.day.log.add(8, || {
+                    "Туманная ночь: ни один оборотень не голосовал против жертвы — нападения не будет".into()
+                });
             }
             pack.fog_voters = Some(voters);
         }
@@ -337,7 +341,13 @@ impl Resolution<'_> {
                 let saved = night.deaths.iter().any(|(v, _)| *v == t);
                 night.deaths.retain(|(v, _)| *v != t);
                 let (nn, tn) = (self.name(a.actor), self.name(t));
-                self.log(20, || if saved { format!("Медсестра {nn} спасает {tn} от смерти") } else { format!("Медсестра {nn} лечит {tn}") });
+                self.log(20, || {
+                    if saved {
+                        format!("Медсестра {nn} спасает {tn} от смерти")
+                    } else {
+                        format!("Медсестра {nn} лечит {tn}")
+                    }
+                });
             }
         }
     }

@@ -84,7 +84,10 @@ impl Targets {
 pub enum Command {
     Vote(Targets),
     Megaphone(PlayerId),
-    Authority { from: PlayerId, target: PlayerId },
+    Authority {
+        from: PlayerId,
+        target: PlayerId,
+    },
     Sentence(PlayerId),
     Kill(Targets),
     Check(PlayerId),
@@ -93,16 +96,27 @@ pub enum Command {
     Swap(PlayerId, PlayerId),
     Recharge(PlayerId),
     Assault(PlayerId),
-    Use { item: Option<Item>, target: PlayerId },
+    Use {
+        item: Option<Item>,
+        target: PlayerId,
+    },
     /// `Some(item)` fixes the draw from the reserve.
-    Bunker { item: Option<Item> },
+    Bunker {
+        item: Option<Item>,
+    },
     Exchange(PlayerId),
     Light,
     Pair(PlayerId),
     Ask(String),
     Answer(bool),
-    Penalty { target: PlayerId, reason: Option<String> },
-    Remove { target: PlayerId, reason: Option<String> },
+    Penalty {
+        target: PlayerId,
+        reason: Option<String>,
+    },
+    Remove {
+        target: PlayerId,
+        reason: Option<String>,
+    },
 }
 
 impl Command {

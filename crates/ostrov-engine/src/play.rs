@@ -125,7 +125,8 @@ impl Match {
             ended_on: None,
             notices: Vec::new(),
         };
-        let pack: Vec<PlayerId> = state.list_order.iter().copied().filter(|p| state.player(*p).role.side() == Side::Werewolves).collect();
+        let pack: Vec<PlayerId> =
+            state.list_order.iter().copied().filter(|p| state.player(*p).role.side() == Side::Werewolves).collect();
         for p in state.list_order.clone() {
             let pl = state.player(p);
             let (role, item) = (pl.role, pl.item);
@@ -136,7 +137,15 @@ impl Match {
             }
         }
         turn_halfbloods(&mut state, &mut Log::new(false), 0);
-        Match { state, rng, detail, today: None, reveal_pending: Vec::new(), days: Vec::new(), title: setup.title.clone() }
+        Match {
+            state,
+            rng,
+            detail,
+            today: None,
+            reveal_pending: Vec::new(),
+            days: Vec::new(),
+            title: setup.title.clone(),
+        }
     }
 
     /// Finds a player by name (case-insensitive, `ё` = `е`).
@@ -159,7 +168,11 @@ impl Match {
     pub fn open_day(&mut self, plan: &DayPlan) -> Result<(), ResolveError> {
         let day = self.state.day + 1;
         if let Some(w) = self.state.winner {
-            return Err(ResolveError::AfterEnd { day, ended: self.state.ended_on.unwrap_or(self.state.day), winner: w.id().into() });
+            return Err(ResolveError::AfterEnd {
+                day,
+                ended: self.state.ended_on.unwrap_or(self.state.day),
+                winner: w.id().into(),
+            });
         }
         if self.today.is_some() {
             self.close_day()?;
@@ -295,7 +308,14 @@ impl Match {
                 .iter()
                 .map(|&id| {
                     let p = self.state.player(id);
-                    Snapshot { id, role: p.role, turned: p.turned, alive: p.alive, item: p.item, role_public: p.role_public }
+                    Snapshot {
+                        id,
+                        role: p.role,
+                        turned: p.turned,
+                        alive: p.alive,
+                        item: p.item,
+                        role_public: p.role_public,
+                    }
                 })
                 .collect();
         }
@@ -338,7 +358,11 @@ impl Match {
                     };
                     // Two items of one kind keep their states in list order.
                     let Some(k) = pool.iter().position(|h| h.map(|h| h.item) == *it) else {
-                        return Err(bad(format!("gives {} to {}, but that item was not gathered", it.map_or("none", |i| i.id()), st.name(*p))));
+                        return Err(bad(format!(
+                            "gives {} to {}, but that item was not gathered",
+                            it.map_or("none", |i| i.id()),
+                            st.name(*p)
+                        )));
                     };
                     out.push(pool.remove(k));
                 }

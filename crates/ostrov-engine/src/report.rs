@@ -320,8 +320,16 @@ impl Report {
                     text: text.clone(),
                     answer: d.answer.map(|a| if a { "yes" } else { "no" }.to_string()),
                 }),
-                penalties: d.penalties.iter().map(|(p, r)| HostActionReport { target: name(*p), reason: r.clone() }).collect(),
-                removed: d.removed.iter().map(|(p, r)| HostActionReport { target: name(*p), reason: r.clone() }).collect(),
+                penalties: d
+                    .penalties
+                    .iter()
+                    .map(|(p, r)| HostActionReport { target: name(*p), reason: r.clone() })
+                    .collect(),
+                removed: d
+                    .removed
+                    .iter()
+                    .map(|(p, r)| HostActionReport { target: name(*p), reason: r.clone() })
+                    .collect(),
                 authority: d.authority.map(|(a, f, t)| AuthorityReport { by: name(a), from: name(f), target: name(t) }),
                 leader: d.leader.map(name),
                 sentence: d.sentence.map(name),

@@ -53,14 +53,14 @@ impl Roster {
             let (word, count) = match entry.split_once(['=', ':']) {
                 Some((w, c)) => {
                     let c = c.trim();
-                    let n: u16 = c
-                        .parse()
-                        .map_err(|_| RosterError::Entry(entry.into(), format!("\"{c}\" is not a count")))?;
+                    let n: u16 =
+                        c.parse().map_err(|_| RosterError::Entry(entry.into(), format!("\"{c}\" is not a count")))?;
                     (w.trim(), n)
                 }
                 None => (entry, 1),
             };
-            let role: Role = word.parse().map_err(|e: crate::error::UnknownWord| RosterError::Entry(entry.into(), e.to_string()))?;
+            let role: Role =
+                word.parse().map_err(|e: crate::error::UnknownWord| RosterError::Entry(entry.into(), e.to_string()))?;
             r.counts[role as usize] = r.counts[role as usize].saturating_add(count);
         }
         Ok(r)
@@ -119,7 +119,11 @@ impl Roster {
     pub fn sides(&self, players: usize) -> [(Side, usize); 3] {
         let wolves = self.count(Role::Werewolf) + self.count(Role::Halfblood);
         let hamster = self.count(Role::Hamster);
-        [(Side::Civilians, players.saturating_sub(wolves + hamster)), (Side::Werewolves, wolves), (Side::Hamster, hamster)]
+        [
+            (Side::Civilians, players.saturating_sub(wolves + hamster)),
+            (Side::Werewolves, wolves),
+            (Side::Hamster, hamster),
+        ]
     }
 }
 
@@ -161,27 +165,48 @@ const RECOMMENDED: [&str; MAX_RECOMMENDED - MIN_PLAYERS + 1] = [
     /* 17 */ "werewolf=3,halfblood=1,hamster=1,seer=1,nurse=1,witch=1,sleepwalker=1,authority=1",
     /* 18 */ "werewolf=3,halfblood=1,hamster=1,seer=1,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1",
     /* 19 */ "werewolf=4,halfblood=1,hamster=1,seer=1,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1",
-    /* 20 */ "werewolf=4,halfblood=1,hamster=1,seer=1,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 21 */ "werewolf=4,halfblood=1,hamster=1,seer=1,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 22 */ "werewolf=4,halfblood=1,hamster=1,seer=2,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 23 */ "werewolf=5,halfblood=1,hamster=1,seer=2,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 24 */ "werewolf=5,halfblood=1,hamster=1,seer=2,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 25 */ "werewolf=5,halfblood=1,hamster=1,seer=2,nurse=2,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 26 */ "werewolf=5,halfblood=1,hamster=1,seer=2,nurse=2,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 27 */ "werewolf=6,halfblood=1,hamster=1,seer=2,nurse=2,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 28 */ "werewolf=6,halfblood=1,hamster=1,seer=2,nurse=2,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 29 */ "werewolf=6,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 30 */ "werewolf=6,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 31 */ "werewolf=7,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 32 */ "werewolf=7,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=1,authority=1,maniac=1,untouchable=1",
-    /* 33 */ "werewolf=7,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
-    /* 34 */ "werewolf=7,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
-    /* 35 */ "werewolf=8,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
-    /* 36 */ "werewolf=8,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
-    /* 37 */ "werewolf=8,halfblood=1,hamster=2,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
-    /* 38 */ "werewolf=8,halfblood=1,hamster=2,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
-    /* 39 */ "werewolf=9,halfblood=1,hamster=2,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
-    /* 40 */ "werewolf=9,halfblood=1,hamster=2,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
+    /* 20 */
+    "werewolf=4,halfblood=1,hamster=1,seer=1,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 21 */
+    "werewolf=4,halfblood=1,hamster=1,seer=1,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 22 */
+    "werewolf=4,halfblood=1,hamster=1,seer=2,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 23 */
+    "werewolf=5,halfblood=1,hamster=1,seer=2,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 24 */
+    "werewolf=5,halfblood=1,hamster=1,seer=2,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 25 */
+    "werewolf=5,halfblood=1,hamster=1,seer=2,nurse=2,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 26 */
+    "werewolf=5,halfblood=1,hamster=1,seer=2,nurse=2,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 27 */
+    "werewolf=6,halfblood=1,hamster=1,seer=2,nurse=2,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 28 */
+    "werewolf=6,halfblood=1,hamster=1,seer=2,nurse=2,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 29 */
+    "werewolf=6,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 30 */
+    "werewolf=6,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 31 */
+    "werewolf=7,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 32 */
+    "werewolf=7,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+    /* 33 */
+    "werewolf=7,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
+    /* 34 */
+    "werewolf=7,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
+    /* 35 */
+    "werewolf=8,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
+    /* 36 */
+    "werewolf=8,halfblood=1,hamster=1,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
+    /* 37 */
+    "werewolf=8,halfblood=1,hamster=2,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
+    /* 38 */
+    "werewolf=8,halfblood=1,hamster=2,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
+    /* 39 */
+    "werewolf=9,halfblood=1,hamster=2,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
+    /* 40 */
+    "werewolf=9,halfblood=1,hamster=2,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
 ];
 
 #[cfg(test)]

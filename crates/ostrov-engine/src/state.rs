@@ -75,7 +75,11 @@ impl State {
     /// The item `p` holds, if alive (items of dead players have left the game).
     pub fn held(&self, p: PlayerId) -> Option<crate::item::Held> {
         let pl = self.player(p);
-        if pl.alive { pl.item } else { None }
+        if pl.alive {
+            pl.item
+        } else {
+            None
+        }
     }
 
     /// Whether `p` is alive and holds `item` (charged or not).

@@ -55,7 +55,9 @@ impl Resolution<'_> {
                 Item::LoveNote => {
                     love.push((u.by, u.target));
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.log(1, || format!("{b} отправил Любовную записку игроку {t}: они не могут голосовать друг против друга"));
+                    self.log(1, || {
+                        format!("{b} отправил Любовную записку игроку {t}: они не могут голосовать друг против друга")
+                    });
                 }
                 _ => {}
             }
@@ -86,9 +88,8 @@ impl Resolution<'_> {
         let by_items = self.vote_items();
         let per = Event::votes_per_player(self.day.event);
         // Votes as sent and still counting (a vote for a player no longer alive does not count).
-        let sent: Vec<Option<crate::order::Targets>> = (0..n)
-            .map(|i| self.day.votes[i].filter(|t| t.iter().all(|q| self.st.alive(q))))
-            .collect();
+        let sent: Vec<Option<crate::order::Targets>> =
+            (0..n).map(|i| self.day.votes[i].filter(|t| t.iter().all(|q| self.st.alive(q)))).collect();
         let mut ballots = Vec::with_capacity(n * per + 4);
         for v in self.st.living().collect::<Vec<_>>() {
             let i = v.index();
@@ -102,8 +103,20 @@ impl Resolution<'_> {
             let blocked = assaulted || penalised || shocked;
             if blocked {
                 let name = self.name(v);
-                let why = if assaulted { "после ночи со Сексманьяком" } else if penalised { "штраф ведущего" } else { "Шокер" };
-                self.log(3, || if fear { format!("{name} не голосует ({why})") } else { format!("Голос {name} заблокирован ({why}) и остаётся на нём") });
+                let why = if assaulted {
+                    "после ночи со Сексманьяком"
+                } else if penalised {
+                    "штраф ведущего"
+                } else {
+                    "Шокер"
+                };
+                self.log(3, || {
+                    if fear {
+                        format!("{name} не голосует ({why})")
+                    } else {
+                        format!("Голос {name} заблокирован ({why}) и остаётся на нём")
+                    }
+                });
             }
             let targets: [Option<PlayerId>; 2] = match sent[i] {
                 Some(t) => [Some(t.first), t.second],
@@ -144,7 +157,13 @@ impl Resolution<'_> {
     }
 
     /// Why a vote from `v` for `t` is void (love note, totem, handcuffs), if it is.
-    fn void_reason(&self, v: PlayerId, t: PlayerId, items: &DayItems, sent: &[Option<crate::order::Targets>]) -> Option<&'static str> {
+    fn void_reason(
+        &self,
+        v: PlayerId,
+        t: PlayerId,
+        items: &DayItems,
+        sent: &[Option<crate::order::Targets>],
+    ) -> Option<&'static str> {
         if items.love.iter().any(|&(a, b)| (a == v && b == t) || (a == t && b == v)) {
             return Some("Любовная записка");
         }
@@ -204,9 +223,14 @@ impl Resolution<'_> {
         for b in &votes.ballots {
             counts[b.target.index()] += 1;
         }
-        let tally: Vec<(PlayerId, u32)> = self.st.list_order.iter().filter(|p| counts[p.index()] > 0).map(|p| (*p, counts[p.index()])).collect();
+        let tally: Vec<(PlayerId, u32)> =
+            self.st.list_order.iter().filter(|p| counts[p.index()] > 0).map(|p| (*p, counts[p.index()])).collect();
         if self.day.log.on {
-            let text = tally.iter().map(|(p, c)| format!("{} — {}", self.name(*p), crate::plural::votes(*c))).collect::<Vec<_>>().join(", ");
+            let text = tally
+                .iter()
+                .map(|(p, c)| format!("{} — {}", self.name(*p), crate::plural::votes(*c)))
+                .collect::<Vec<_>>()
+                .join(", ");
             self.log(4, || format!("Итог голосования: {}", if text.is_empty() { "голосов нет".into() } else { text }));
         }
         self.day.record.ballots = votes.ballots.clone();

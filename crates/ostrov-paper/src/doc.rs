@@ -85,8 +85,12 @@ impl Doc {
         }
         for block in &self.blocks {
             match (f, block) {
-                (Markdown, Block::Heading(l, s)) => out.push_str(&format!("{} {}\n\n", "#".repeat(*l as usize), md_escape(s))),
-                (Bbcode, Block::Heading(1, s)) => out.push_str(&format!("[size=150][b]{}[/b][/size]\n\n", bb_escape(s))),
+                (Markdown, Block::Heading(l, s)) => {
+                    out.push_str(&format!("{} {}\n\n", "#".repeat(*l as usize), md_escape(s)))
+                }
+                (Bbcode, Block::Heading(1, s)) => {
+                    out.push_str(&format!("[size=150][b]{}[/b][/size]\n\n", bb_escape(s)))
+                }
                 (Bbcode, Block::Heading(_, s)) => out.push_str(&format!("[b]{}[/b]\n\n", bb_escape(s))),
                 (Html, Block::Heading(l, s)) => out.push_str(&format!("<h{l}>{}</h{l}>\n", html_escape(s))),
                 (Plain, Block::Heading(_, s)) => out.push_str(&format!("{s}\n\n")),
@@ -113,10 +117,16 @@ impl Doc {
                     out.push_str("</ul>\n");
                 }
                 (Markdown, Block::Table { head, rows }) => {
-                    out.push_str(&format!("| {} |\n", head.iter().map(|h| md_escape(h)).collect::<Vec<_>>().join(" | ")));
+                    out.push_str(&format!(
+                        "| {} |\n",
+                        head.iter().map(|h| md_escape(h)).collect::<Vec<_>>().join(" | ")
+                    ));
                     out.push_str(&format!("|{}\n", "---|".repeat(head.len())));
                     for r in rows {
-                        out.push_str(&format!("| {} |\n", r.iter().map(|c| line(f, c).replace('|', "\\|")).collect::<Vec<_>>().join(" | ")));
+                        out.push_str(&format!(
+                            "| {} |\n",
+                            r.iter().map(|c| line(f, c).replace('|', "\\|")).collect::<Vec<_>>().join(" | ")
+                        ));
                     }
                     out.push('\n');
                 }

@@ -315,7 +315,13 @@ fn players_table(m: &Match, day: u32, d: &mut Doc) {
             vec![vec![t((i + 1).to_string())], vec![b(n)], vec![t(role)], vec![t(item)], vec![t("жив(а)")]]
         } else {
             let role = if role.is_empty() { "роль скрыта".to_string() } else { role };
-            vec![vec![t((i + 1).to_string())], vec![Span::Strike(n)], vec![t(role)], vec![], vec![t(death_note(m, s.id))]]
+            vec![
+                vec![t((i + 1).to_string())],
+                vec![Span::Strike(n)],
+                vec![t(role)],
+                vec![],
+                vec![t(death_note(m, s.id))],
+            ]
         };
         rows.push(row);
     }
@@ -386,7 +392,11 @@ pub fn final_paper(m: &Match) -> Doc {
     let mut d = Doc::default();
     d.h(1, title(m, "итоги игры"));
     match m.state.winner {
-        Some(w) => d.p(vec![t("Игра окончена: "), b(w.ru()), t(format!(" (день {}).", m.state.ended_on.unwrap_or(m.state.day)))]),
+        Some(w) => d.p(vec![
+            t("Игра окончена: "),
+            b(w.ru()),
+            t(format!(" (день {}).", m.state.ended_on.unwrap_or(m.state.day))),
+        ]),
         None => d.text("Игра ещё идёт."),
     }
     let over = m.state.winner.is_some();
@@ -397,8 +407,10 @@ pub fn final_paper(m: &Match) -> Doc {
         .enumerate()
         .map(|(i, &p)| {
             let pl = m.state.player(p);
-            let role = if over || pl.role_public { pl.role.ru().to_string() } else { "роль скрыта".to_string() };
-            let item = if over { pl.item.map_or("—".to_string(), |h| h.item.ru().to_string()) } else { String::new() };
+            let role =
+                if over || pl.role_public { pl.role.ru().to_string() } else { "роль скрыта".to_string() };
+            let item =
+                if over { pl.item.map_or("—".to_string(), |h| h.item.ru().to_string()) } else { String::new() };
             let status = if pl.alive { "жив(а)".to_string() } else { death_note(m, p) };
             let n = if pl.alive { b(pl.name.clone()) } else { Span::Strike(pl.name.clone()) };
             vec![vec![t((i + 1).to_string())], vec![n], vec![t(role)], vec![t(item)], vec![t(status)]]

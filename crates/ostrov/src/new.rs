@@ -59,7 +59,11 @@ pub fn run(a: Args) -> Result<(), Failure> {
         None => a.players.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
     };
     if names.len() < ostrov_engine::MIN_PLAYERS {
-        return Err(Failure(format!("{} player(s) given: a game needs at least {}", names.len(), ostrov_engine::MIN_PLAYERS)));
+        return Err(Failure(format!(
+            "{} player(s) given: a game needs at least {}",
+            names.len(),
+            ostrov_engine::MIN_PLAYERS
+        )));
     }
     let roster = match &a.setup {
         Some(s) => Roster::parse(s)?,
