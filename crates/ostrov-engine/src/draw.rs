@@ -60,8 +60,7 @@ mod tests {
     #[test]
     fn zero_weight_events_are_never_drawn() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let mut rules = Rules::default();
-        rules.event_weights = [0.0; 14];
+        let mut rules = Rules { event_weights: [0.0; 14], ..Rules::default() };
         assert_eq!(draw_event(&mut rng, &rules, None), None);
         rules.event_weights[Event::FullMoon as usize] = 2.0;
         rules.event_weights[Event::Rage as usize] = 1.0;
