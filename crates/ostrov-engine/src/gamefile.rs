@@ -548,7 +548,7 @@ mod tests {
     #[test]
     fn bare_toml_time_is_accepted() {
         let g = Game::parse(&two_players(
-            "[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"боря\", at = 13:05 }]\n",
+            "[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"боря\", at = 13:05:00 }]\n",
         ))
         .unwrap();
         assert_eq!(g.days[0].orders[0].at, Clock::hm(13, 5));
