@@ -2,6 +2,7 @@
 
 mod new;
 mod resolve;
+mod simulate;
 
 use std::process::ExitCode;
 
@@ -19,6 +20,7 @@ struct Cli {
 enum Cmd {
     Resolve(resolve::Args),
     New(new::Args),
+    Simulate(simulate::Args),
 }
 
 /// A failure the CLI reports in one line: exit code 2 for a bad file or bad arguments.
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Cmd::Resolve(a) => resolve::run(a),
         Cmd::New(a) => new::run(a),
+        Cmd::Simulate(a) => simulate::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,11 @@
+//! # ostrov-bots — scripted players and the balance simulator
+//!
+//! Bots send orders through the same [`Match`] API a real game uses, and see only a
+//! player's private [`View`]: their own role, item and private notices, plus the public
+//! day records and the roles the newspaper has revealed.
+
+mod bot;
+mod sim;
+
+pub use bot::{Bot, BotKind, RandomBot, SensibleBot, View};
+pub use sim::{game_seed, play_one, simulate, simulate_with, Config, GameResult, Rate, Summary, Survival};

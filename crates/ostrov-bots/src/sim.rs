@@ -1,0 +1,230 @@
+//! Many games in parallel, deterministic for a seed regardless of the thread count.
+
+use ostrov_engine::{Command, DayPlan, Match, Order, PlayerId, Role, Rules, Seat, Setup, Winner};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use crate::bot::{make, BotKind, View};
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The roles, one per seat (dealt anew each game by the game seed).
+    pub roles: Vec<Role>,
+    pub rules: Rules,
+    /// The item deck (empty: nobody gets an item).
+    pub deck: Vec<Item>,
+    pub games: u64,
+    pub bots: BotKind,
+    pub seed: u64,
+}
+
+use ostrov_engine::Item;
+
+/// The outcome of one game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    pub winner: Winner,
+    pub days: u32,
+    /// (role, survived) per seat.
+    pub survivors: Vec<(Role, bool)>,
+}
+
+/// The seed of game `index`: SplitMix64 of the base seed and the index.
+pub fn game_seed(base: u64, index: u64) -> u64 {
+    let mut z = base ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays one whole game with the given bots.
+pub fn play_one(cfg: &Config, index: u64) -> GameResult {
+    let seed = game_seed(cfg.seed, index);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(7);
+    let mut roles = cfg.roles.clone();
+    rand::seq::SliceRandom::shuffle(roles.as_mut_slice(), &mut rng);
+    let setup = Setup {
+        title: None,
+        seed,
+        rules: cfg.rules.clone(),
+        seats: roles.iter().enumerate().map(|(i, r)| Seat { name: format!("p{i}"), role: *r, item: None }).collect(),
+        deck: cfg.deck.clone(),
+        shuffle: false,
+    };
+    let mut m = Match::new(&setup, false);
+    let mut bots: Vec<_> = roles.iter().map(|_| make(cfg.bots)).collect();
+    let plan = DayPlan::default();
+    let mut cmds: Vec<Command> = Vec::new();
+    let mut living: Vec<PlayerId> = Vec::new();
+    while m.winner().is_none() {
+        if m.open_day(&plan).is_err() {
+            break;
+        }
+        living.clear();
+        living.extend(m.state.living());
+        for &p in &living {
+            cmds.clear();
+            bots[p.index()].orders(&View::new(&m, p), &mut rng, &mut cmds);
+            for c in cmds.drain(..) {
+                let o = Order::new(p, c);
+                if m.check(&o).is_ok() {
+                    let _ = m.submit(&o);
+                }
+            }
+        }
+        if m.close_day().is_err() {
+            break;
+        }
+    }
+    GameResult {
+        winner: m.winner().unwrap_or(Winner::Draw),
+        days: m.days.len() as u32,
+        survivors: m.state.players.iter().map(|p| (p.role, p.alive)).collect(),
+    }
+}
+
+/// A win rate with its 95% confidence interval (Wilson).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Rate {
+    pub wins: u64,
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    pub fn new(wins: u64, n: u64) -> Rate {
+        if n == 0 {
+            return Rate { wins, rate: 0.0, low: 0.0, high: 1.0 };
+        }
+        let (k, n) = (wins as f64, n as f64);
+        let p = k / n;
+        let z = 1.96f64;
+        let d = 1.0 + z * z / n;
+        let c = (p + z * z / (2.0 * n)) / d;
+        let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+        Rate { wins, rate: p, low: (c - h).max(0.0), high: (c + h).min(1.0) }
+    }
+}
+
+/// Survival of one role.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Survival {
+    pub role: String,
+    pub seats: u64,
+    pub survived: u64,
+    pub rate: f64,
+}
+
+/// What K games say.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    pub games: u64,
+    pub civilians: Rate,
+    pub werewolves: Rate,
+    pub hamster: Rate,
+    pub draw: Rate,
+    pub mean_days: f64,
+    /// `length[d]`: games that lasted d days.
+    pub length: Vec<u64>,
+    /// `wins_by_day[d]` = [civilians, werewolves, hamster, draw] of games ending on day d.
+    pub wins_by_day: Vec<[u64; 4]>,
+    pub survival: Vec<Survival>,
+}
+
+#[derive(Clone, Default)]
+struct Acc {
+    wins: [u64; 4],
+    days_sum: u64,
+    by_day: Vec<[u64; 4]>,
+    seats: [u64; 16],
+    survived: [u64; 16],
+}
+
+fn slot(w: Winner) -> usize {
+    match w {
+        Winner::Civilians => 0,
+        Winner::Werewolves => 1,
+        Winner::Hamster => 2,
+        Winner::Draw => 3,
+    }
+}
+
+impl Acc {
+    fn add(mut self, g: GameResult) -> Acc {
+        let s = slot(g.winner);
+        self.wins[s] += 1;
+        self.days_sum += g.days as u64;
+        let d = g.days as usize;
+        if self.by_day.len() <= d {
+            self.by_day.resize(d + 1, [0; 4]);
+        }
+        self.by_day[d][s] += 1;
+        for (r, alive) in g.survivors {
+            self.seats[r as usize] += 1;
+            self.survived[r as usize] += alive as u64;
+        }
+        self
+    }
+    fn merge(mut self, o: Acc) -> Acc {
+        for i in 0..4 {
+            self.wins[i] += o.wins[i];
+        }
+        self.days_sum += o.days_sum;
+        if self.by_day.len() < o.by_day.len() {
+            self.by_day.resize(o.by_day.len(), [0; 4]);
+        }
+        for (a, b) in self.by_day.iter_mut().zip(o.by_day) {
+            for i in 0..4 {
+                a[i] += b[i];
+            }
+        }
+        for i in 0..16 {
+            self.seats[i] += o.seats[i];
+            self.survived[i] += o.survived[i];
+        }
+        self
+    }
+}
+
+/// Runs `cfg.games` games on every core; `progress` is called with finished counts.
+pub fn simulate_with(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Summary {
+    const CHUNK: u64 = 1024;
+    let chunks = cfg.games.div_ceil(CHUNK);
+    let acc = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let end = ((c + 1) * CHUNK).min(cfg.games);
+            let a = (c * CHUNK..end).fold(Acc::default(), |a, i| a.add(play_one(cfg, i)));
+            progress(end - c * CHUNK);
+            a
+        })
+        .reduce(Acc::default, Acc::merge);
+    let n = cfg.games;
+    Summary {
+        games: n,
+        civilians: Rate::new(acc.wins[0], n),
+        werewolves: Rate::new(acc.wins[1], n),
+        hamster: Rate::new(acc.wins[2], n),
+        draw: Rate::new(acc.wins[3], n),
+        mean_days: if n == 0 { 0.0 } else { acc.days_sum as f64 / n as f64 },
+        length: acc.by_day.iter().map(|d| d.iter().sum()).collect(),
+        wins_by_day: acc.by_day.clone(),
+        survival: Role::ALL
+            .iter()
+            .filter(|r| acc.seats[**r as usize] > 0)
+            .map(|r| {
+                let (s, a) = (acc.seats[*r as usize], acc.survived[*r as usize]);
+                Survival { role: r.id().into(), seats: s, survived: a, rate: a as f64 / s as f64 }
+            })
+            .collect(),
+    }
+}
+
+/// Runs `cfg.games` games on every core.
+pub fn simulate(cfg: &Config) -> Summary {
+    simulate_with(cfg, &|_| {})
+}
