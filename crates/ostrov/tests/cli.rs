@@ -1,0 +1,173 @@
+//! The `ostrov` binary end to end: resolve, formats, inbox, new, and bad files (exit
+//! code 2, one clear message, never a panic).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn ostrov(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ostrov")).args(args).output().expect("the binary runs")
+}
+
+fn sample() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/sample.toml").to_string()
+}
+
+fn temp(name: &str, content: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ostrov-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, content).unwrap();
+    p
+}
+
+/// Exit code 2, one line on stderr that contains `needle`, nothing on stdout, no panic.
+fn assert_bad(o: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert!(o.stdout.is_empty());
+    assert!(err.contains(needle), "expected {needle:?} in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.len() < 4000, "the message is too long: {} bytes", err.len());
+}
+
+#[test]
+fn resolve_prints_the_newspapers_in_russian() {
+    let o = ostrov(&["resolve", &sample()]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("День 1, 13:00") && text.contains("вечерняя газета") && text.contains("итоги игры"));
+    assert!(text.contains("Победили мирные жители"));
+}
+
+#[test]
+fn resolve_json_is_the_report_and_nothing_else() {
+    let o = ostrov(&["resolve", &sample(), "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["winner"], "civilians");
+    assert_eq!(v["days"][0]["lynched"][0], "Гена");
+    assert_eq!(v["players"][0]["name"], "Аня");
+}
+
+#[test]
+fn formats_day_and_inbox() {
+    let bb = String::from_utf8(ostrov(&["resolve", &sample(), "--format", "bbcode"]).stdout).unwrap();
+    assert!(bb.contains("[table]") && bb.contains("[b]"));
+    let html = String::from_utf8(ostrov(&["resolve", &sample(), "--format", "html"]).stdout).unwrap();
+    assert!(html.contains("<table>") && html.contains("<article"));
+    let day2 = String::from_utf8(ostrov(&["resolve", &sample(), "--day", "2"]).stdout).unwrap();
+    assert!(day2.contains("День 2") && !day2.contains("День 1, 13:00"));
+    let inbox = String::from_utf8(ostrov(&["resolve", &sample(), "--inbox", "аня"]).stdout).unwrap();
+    assert!(inbox.contains("Ваша роль: Ясновидящий") && inbox.contains("Проверка: Боря — оборотень"));
+    assert_bad(&ostrov(&["resolve", &sample(), "--inbox", "Никто"]), "no player named");
+    assert_bad(&ostrov(&["resolve", &sample(), "--day", "9"]), "--day 9");
+}
+
+#[test]
+fn truncated_toml_names_the_line() {
+    let p = temp("truncated.toml", "[[players]]\nname = \"Аня\"\nrole = \"seer\n".as_bytes());
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "line 3");
+}
+
+#[test]
+fn duplicate_player_name() {
+    let p = temp(
+        "dup.toml",
+        "[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"АНЯ\"\nrole = \"werewolf\"\n".as_bytes(),
+    );
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "duplicate player name");
+}
+
+#[test]
+fn unknown_role() {
+    let p = temp("role.toml", "[[players]]\nname = \"Аня\"\nrole = \"dragon\"\n".as_bytes());
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "unknown role \"dragon\"");
+}
+
+#[test]
+fn an_order_naming_nobody() {
+    let p = temp(
+        "nobody.toml",
+        "[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n\
+         [[days]]\norders = [{ by = \"Аня\", act = \"vote\", target = \"Жора\" }]\n"
+            .as_bytes(),
+    );
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "day 1, order 1");
+}
+
+#[test]
+fn a_tie_break_not_among_the_tied() {
+    let p = temp(
+        "tie.toml",
+        "[[players]]\nname = \"Аня\"\nrole = \"seer\"\nitem = \"none\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\nitem = \"none\"\n\
+         [[players]]\nname = \"Вика\"\nrole = \"passenger\"\nitem = \"none\"\n\
+         [[players]]\nname = \"Гена\"\nrole = \"passenger\"\nitem = \"none\"\n\
+         [[days]]\nevent = \"none\"\ntie_break = \"Вика\"\norders = [{ by = \"Аня\", act = \"vote\", target = \"Боря\" }, { by = \"Боря\", act = \"vote\", target = \"Аня\" }, { by = \"Вика\", act = \"vote\", target = \"Аня\" }, { by = \"Гена\", act = \"vote\", target = \"Боря\" }]\n"
+            .as_bytes(),
+    );
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "tie_break");
+}
+
+#[test]
+fn ten_megabytes_of_garbage() {
+    let mut junk = Vec::with_capacity(10 << 20);
+    let mut x: u32 = 12345;
+    while junk.len() < 10 << 20 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        junk.push((x >> 16) as u8);
+    }
+    let p = temp("garbage.toml", &junk);
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "garbage.toml");
+    // Valid UTF-8 garbage too.
+    let text: String = (0..(10 << 20) / 3).map(|i| if i % 97 == 0 { '\n' } else { 'ж' }).collect();
+    let p = temp("garbage-utf8.toml", text.as_bytes());
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "not a valid TOML");
+}
+
+#[test]
+fn a_missing_file() {
+    assert_bad(&ostrov(&["resolve", "/nonexistent/game.toml"]), "cannot read");
+}
+
+#[test]
+fn new_deals_a_game_file_that_resolves() {
+    let dir = std::env::temp_dir().join(format!("ostrov-new-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("game.toml");
+    let _ = std::fs::remove_file(&out);
+    let o = ostrov(&[
+        "new",
+        "--players",
+        "Аня,Боря,Вика,Гена,Дима,Женя,Зоя,Илья",
+        "--seed",
+        "42",
+        "--shuffle",
+        "--title",
+        "Тест",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(text.matches("[[players]]").count(), 8);
+    let game = ostrov_engine::Game::parse(&text).unwrap();
+    assert_eq!(game.setup.seats.iter().filter(|s| s.role == ostrov_engine::Role::Werewolf).count(), 2);
+    // The same seed deals the same game.
+    let again = ostrov(&[
+        "new",
+        "--players",
+        "Аня,Боря,Вика,Гена,Дима,Женя,Зоя,Илья",
+        "--seed",
+        "42",
+        "--shuffle",
+        "--title",
+        "Тест",
+    ]);
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+    // The file is not overwritten.
+    assert_bad(&ostrov(&["new", "--players", "А,Б,В", "-o", out.to_str().unwrap()]), "cannot create");
+    assert_bad(&ostrov(&["new", "--players", "А,Б", "--seed", "1"]), "at least 3");
+    assert_bad(&ostrov(&["new", "--players", "А,Б,В", "--setup", "werewolf=5"]), "more than the 3 players");
+    let help = String::from_utf8(ostrov(&["new", "--help"]).stdout).unwrap();
+    assert!(help.contains("--setup") && help.contains("recommended"));
+}
