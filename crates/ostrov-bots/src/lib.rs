@@ -8,4 +8,7 @@ mod bot;
 mod sim;
 
 pub use bot::{Bot, BotKind, RandomBot, SensibleBot, View};
-pub use sim::{game_seed, play_one, simulate, simulate_with, Config, GameResult, Rate, Summary, Survival};
+pub use sim::{
+    game_seed, play_one, play_with, simulate, simulate_bots, simulate_with, Config, Factory, GameResult, Rate, Summary,
+    Survival,
+};

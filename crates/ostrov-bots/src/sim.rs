@@ -5,7 +5,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::bot::{make, BotKind, View};
+use crate::bot::{make, Bot, BotKind, View};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -39,8 +39,17 @@ pub fn game_seed(base: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Plays one whole game with the given bots.
+/// Makes the bot for a seat; it learns its role from its own view.
+pub type Factory = dyn Fn() -> Box<dyn Bot> + Sync;
+
+/// Plays one whole game with the configured bots.
 pub fn play_one(cfg: &Config, index: u64) -> GameResult {
+    let kind = cfg.bots;
+    play_with(cfg, index, &move || make(kind))
+}
+
+/// Plays one whole game with bots from `factory`.
+pub fn play_with(cfg: &Config, index: u64, factory: &Factory) -> GameResult {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(7);
@@ -55,7 +64,7 @@ pub fn play_one(cfg: &Config, index: u64) -> GameResult {
         shuffle: false,
     };
     let mut m = Match::new(&setup, false);
-    let mut bots: Vec<_> = roles.iter().map(|_| make(cfg.bots)).collect();
+    let mut bots: Vec<_> = roles.iter().map(|_| factory()).collect();
     let plan = DayPlan::default();
     let mut cmds: Vec<Command> = Vec::new();
     let mut living: Vec<PlayerId> = Vec::new();
@@ -192,13 +201,19 @@ impl Acc {
 
 /// Runs `cfg.games` games on every core; `progress` is called with finished counts.
 pub fn simulate_with(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Summary {
+    let kind = cfg.bots;
+    simulate_bots(cfg, &move || make(kind), progress)
+}
+
+/// Runs `cfg.games` games on every core with bots from `factory`.
+pub fn simulate_bots(cfg: &Config, factory: &Factory, progress: &(dyn Fn(u64) + Sync)) -> Summary {
     const CHUNK: u64 = 1024;
     let chunks = cfg.games.div_ceil(CHUNK);
     let acc = (0..chunks)
         .into_par_iter()
         .map(|c| {
             let end = ((c + 1) * CHUNK).min(cfg.games);
-            let a = (c * CHUNK..end).fold(Acc::default(), |a, i| a.add(play_one(cfg, i)));
+            let a = (c * CHUNK..end).fold(Acc::default(), |a, i| a.add(play_with(cfg, i, factory)));
             progress(end - c * CHUNK);
             a
         })
