@@ -497,3 +497,35 @@ S("host_remove", "The host removes a player: they die (removed) and their orders
   dict(winner="civilians", players=[dict(name="Б", alive=False, death="removed", died_on_day=1)], days=[dict(day=1, night_deaths=[])]))
 S("error_unknown_player", "GAME_FILE: an order by an unknown player is an error.",
   P6, [dict(orders=[V("Незнакомец","А")])], {"error": "Незнакомец"})
+# ---- more rulings
+S("r_auth_1_works_when_own_vote_blocked", "R-AUTH-1: the authority's order works even when the authority's own vote is blocked (shocked).",
+  "А:authority Б:werewolf В:passenger:shocker Г:passenger Д:passenger",
+  [dict(orders=[o("В","use","А"), V("А","Б"), V("В","Б"), V("Г","Б"), V("Д","А"), V("Б","А"), o("А","authority","Б", from_="Д")])],
+  dict(winner="civilians", days=[dict(day=1, tally={"Б":3,"А":2}, lynched=["Б"])]))
+S("r_once_1_witch_kill_voodooed_not_used", "R-ONCE-1: a witch kill stopped by a voodoo doll is not used up; she kills the next night.",
+  "А:witch Б:werewolf В:passenger:voodoo Г:passenger Д:passenger Е:passenger Ж:passenger",
+  [dict(orders=[V(x,"Ж") for x in "АБВГДЕ"] + [V("Ж","А"), o("В","use","А"), o("А","kill","Б")]),
+   dict(orders=[V(x,"Е") for x in "АБВГД"] + [V("Е","А"), o("А","kill","Б")])],
+  dict(winner="civilians", days=[dict(day=1, lynched=["Ж"], night_deaths=[]), dict(day=2, lynched=["Е"], night_deaths=["Б"])]))
+S("r_item_5_blocked_holder_no_megaphone", "R-ITEM-5: a megaphone holder whose vote is blocked casts no megaphone vote either.",
+  "А:passenger:megaphone Б:werewolf В:passenger:shocker Г:passenger Д:passenger",
+  [dict(orders=[o("В","use","А"), V("А","Б"), o("А","megaphone","Б"), V("В","Б"), V("Г","Б"), V("Б","А"), V("Д","А")])],
+  dict(winner=None, days=[dict(day=1, tally={"Б":2,"А":3}, lynched=["А"])]))
+S("r_skin_1_tie_all_skin_saved", "R-SKIN-1: with tie = all a sheep-skin holder among the tied is saved and the runner-up is lynched.",
+  "А:passenger:sheep_skin Б:werewolf В:passenger Г:passenger Д:passenger",
+  [dict(orders=TIE)],
+  dict(winner="civilians", players=[dict(name="А", alive=True, item_charged=False)], days=[dict(day=1, lynched=["Б","Д"])]), rules=dict(tie="all"))
+S("r_item_3_voodoo_cancelled_spent", "R-ITEM-3: a voodoo doll used and then cancelled by the witch is spent anyway.",
+  "А:passenger:voodoo Б:werewolf В:witch Г:passenger Д:passenger Е:passenger",
+  [dict(orders=ALL_E + [o("А","use","Б"), o("В","cancel"), o("Б","kill","Г")])],
+  dict(players=[dict(name="А", item_charged=False)], days=[dict(day=1, night_deaths=[])]))
+S("r_nurse_1_heal_does_not_undo_assault", "R-NURSE-1: a heal does not undo the maniac's assault.",
+  "А:maniac Б:werewolf В:passenger Г:nurse Д:passenger Е:passenger",
+  [dict(orders=ALL_E + [o("А","assault","В"), o("Г","heal","В")])], dict(days=[dict(day=1, assaulted=["В"], night_deaths=[])]))
+S("witch_cancel_voided_by_voodoo", "Step 9-10: a voodoo on the witch voids her cancel; the werewolves kill as usual.",
+  "А:passenger:voodoo Б:werewolf В:witch Г:passenger Д:passenger Е:passenger",
+  [dict(orders=ALL_E + [o("А","use","В"), o("В","cancel"), o("Б","kill","Г")])], dict(days=[dict(day=1, night_deaths=["Г"])]))
+S("r_half_1_turned_checked_werewolf_after_lynch", "R-HALF-1: after the last werewolf is lynched the halfblood is seen as a werewolf, and without a wolf kill the pack is the halfblood.",
+  "А:seer Б:werewolf В:halfblood Г:passenger Д:passenger Е:passenger",
+  [dict(orders=[V(x,"Б") for x in "АГДЕ"] + [V("Б","А"), V("В","А"), o("А","check","В"), o("В","kill","Г")])],
+  dict(winner=None, days=[dict(day=1, tally={"Б":4,"А":2}, lynched=["Б"], night_deaths=["Г"], checks=[dict(seer="А", target="В", result="werewolf")])]))
