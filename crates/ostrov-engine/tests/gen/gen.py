@@ -529,3 +529,16 @@ S("r_half_1_turned_checked_werewolf_after_lynch", "R-HALF-1: after the last were
   "А:seer Б:werewolf В:halfblood Г:passenger Д:passenger Е:passenger",
   [dict(orders=[V(x,"Б") for x in "АГДЕ"] + [V("Б","А"), V("В","А"), o("А","check","В"), o("В","kill","Г")])],
   dict(winner=None, days=[dict(day=1, tally={"Б":4,"А":2}, lynched=["Б"], night_deaths=["Г"], checks=[dict(seer="А", target="В", result="werewolf")])]))
+RAGE2 = [V("А",["Б","В"]), V("В",["Б","А"]), V("Г",["Б","А"]), V("Д",["Б","В"]), V("Б",["Г","Д"])]
+S("r_rage_1_tie_for_second_place", "R-RAGE-1: two tied for the one free place: R-TIE-1 (tie_break) picks one.",
+  "А:passenger Б:werewolf В:passenger Г:passenger Д:passenger",
+  [dict(event="rage", tie_break="В", orders=RAGE2)],
+  dict(winner="civilians", days=[dict(day=1, tally={"Б":4,"А":2,"В":2,"Г":1,"Д":1}, lynched=["Б","В"])]))
+S("r_rage_1_trap_for_second_place", "R-RAGE-1 + R-TIE-1: the trap holder among those tied for the second place is lynched.",
+  "А:passenger:trap Б:werewolf В:passenger Г:passenger Д:passenger",
+  [dict(event="rage", tie_break="В", orders=RAGE2)],
+  dict(winner="civilians", days=[dict(day=1, lynched=["А","Б"])]))
+S("r_item_6_totem_unsent_neighbour_vote", "R-ITEM-6: a neighbour's vote not sent counts as a vote for that neighbour, so the totem holder may vote for them.",
+  "А:passenger Б:passenger:totem В:werewolf Г:passenger Д:passenger",
+  [dict(orders=[V("Б","А"), V("В","Д"), V("Г","Д"), V("Д","А")])],
+  dict(winner=None, days=[dict(day=1, tally={"А":3,"Д":2}, lynched=["А"])]))
