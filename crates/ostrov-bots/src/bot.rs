@@ -131,7 +131,11 @@ pub struct RandomBot {
 impl Bot for RandomBot {
     fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         let role = *self.role.get_or_insert_with(|| v.role());
-        let role = if role == Role::Halfblood && v.role() == Role::Werewolf { Role::Werewolf } else { role };
+        let role = if role == Role::Halfblood && v.notices().any(|k| matches!(k, NoticeKind::Turned)) {
+            Role::Werewolf
+        } else {
+            role
+        };
         v.living_into(&mut self.living);
         let l = &self.living;
         let Some(t) = pick(rng, l) else { return };

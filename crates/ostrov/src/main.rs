@@ -3,6 +3,7 @@
 mod new;
 mod resolve;
 mod simulate;
+mod suggest;
 
 use std::process::ExitCode;
 
@@ -21,6 +22,7 @@ enum Cmd {
     Resolve(resolve::Args),
     New(new::Args),
     Simulate(simulate::Args),
+    Suggest(suggest::Args),
 }
 
 /// A failure the CLI reports in one line: exit code 2 for a bad file or bad arguments.
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Cmd::Resolve(a) => resolve::run(a),
         Cmd::New(a) => new::run(a),
         Cmd::Simulate(a) => simulate::run(a),
+        Cmd::Suggest(a) => suggest::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
