@@ -1,0 +1,125 @@
+//! Accounts: sign-up, login, logout, who am I. Sessions are server-side,
+//! in an HttpOnly, SameSite=Strict cookie. Mutating requests must carry the
+//! `X-Ostrov-Csrf: 1` header (a cross-site form cannot set it).
+
+use std::sync::Arc;
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use ostrov_store::{Store, StoreError};
+use serde::Deserialize;
+
+use crate::{ApiError, AppState};
+
+pub const COOKIE: &str = "ostrov_session";
+pub const CSRF_HEADER: &str = "x-ostrov-csrf";
+const SESSION_SECS: i64 = 30 * 24 * 3600;
+
+pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
+    Router::new()
+        .route("/signup", post(signup::<S>))
+        .route("/login", post(login::<S>))
+        .route("/logout", post(logout::<S>))
+        .route("/me", get(me::<S>))
+}
+
+#[derive(Deserialize)]
+pub struct Credentials {
+    pub name: String,
+    pub password: String,
+}
+
+pub fn require_csrf(h: &HeaderMap) -> Result<(), ApiError> {
+    match h.get(CSRF_HEADER) {
+        Some(v) if v == "1" => Ok(()),
+        _ => Err(ApiError::Csrf),
+    }
+}
+
+fn token_of(h: &HeaderMap) -> Option<String> {
+    let raw = h.get(header::COOKIE)?.to_str().ok()?;
+    raw.split(';').map(str::trim).find_map(|kv| kv.strip_prefix(&format!("{COOKIE}=")).map(str::to_string))
+}
+
+/// The logged-in user's id, or 401.
+pub async fn user_of<S: Store>(st: &AppState<S>, h: &HeaderMap) -> Result<i64, ApiError> {
+    let t = token_of(h).ok_or(ApiError::Unauthorized)?;
+    st.store.session_user(&t, st.clock.now()).await?.ok_or(ApiError::Unauthorized)
+}
+
+async fn start_session<S: Store>(st: &AppState<S>, user: i64, name: &str) -> Result<Response, ApiError> {
+    let mut b = [0u8; 32];
+    OsRng.fill_bytes(&mut b);
+    let token: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    st.store.create_session(&token, user, st.clock.now() + SESSION_SECS).await?;
+    let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={SESSION_SECS}");
+    let mut r = Json(serde_json::json!({"id": user, "name": name})).into_response();
+    r.headers_mut()
+        .insert(header::SET_COOKIE, HeaderValue::from_str(&cookie).map_err(|e| ApiError::Internal(e.to_string()))?);
+    Ok(r)
+}
+
+async fn signup<S: Store>(
+    State(st): State<Arc<AppState<S>>>,
+    h: HeaderMap,
+    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    require_csrf(&h)?;
+    let Json(c) = body?;
+    let name = c.name.trim();
+    if name.is_empty() || name.chars().count() > 40 {
+        return Err(ApiError::BadRequest("Имя должно быть от 1 до 40 символов.".into()));
+    }
+    if c.password.chars().count() < 8 || c.password.len() > 1024 {
+        return Err(ApiError::BadRequest("Пароль должен быть не короче 8 символов.".into()));
+    }
+    let salt = SaltString::generate(&mut OsRng);
+    let hash = Argon2::default()
+        .hash_password(c.password.as_bytes(), &salt)
+        .map_err(|e| ApiError::Internal(e.to_string()))?
+        .to_string();
+    let id = match st.store.create_user(name, &hash).await {
+        Ok(id) => id,
+        Err(StoreError::Conflict(_)) => return Err(ApiError::Conflict("name_taken", "Это имя уже занято.".into())),
+        Err(e) => return Err(e.into()),
+    };
+    start_session(&st, id, name).await
+}
+
+async fn login<S: Store>(
+    State(st): State<Arc<AppState<S>>>,
+    h: HeaderMap,
+    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    require_csrf(&h)?;
+    let Json(c) = body?;
+    let u = st.store.user_by_name(c.name.trim()).await?.ok_or(ApiError::BadCredentials)?;
+    let parsed = PasswordHash::new(&u.password_hash).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Argon2::default().verify_password(c.password.as_bytes(), &parsed).map_err(|_| ApiError::BadCredentials)?;
+    start_session(&st, u.id, &u.name).await
+}
+
+async fn logout<S: Store>(State(st): State<Arc<AppState<S>>>, h: HeaderMap) -> Result<Response, ApiError> {
+    require_csrf(&h)?;
+    if let Some(t) = token_of(&h) {
+        st.store.delete_session(&t).await?;
+    }
+    let mut r = Json(serde_json::json!({"ok": true})).into_response();
+    r.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_static("ostrov_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"),
+    );
+    Ok(r)
+}
+
+async fn me<S: Store>(State(st): State<Arc<AppState<S>>>, h: HeaderMap) -> Result<Response, ApiError> {
+    let id = user_of(&st, &h).await?;
+    let u = st.store.user_by_id(id).await?.ok_or(ApiError::Unauthorized)?;
+    Ok(Json(serde_json::json!({"id": u.id, "name": u.name})).into_response())
+}
