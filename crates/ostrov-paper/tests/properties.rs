@@ -16,9 +16,8 @@ fn setup(seed: u64, players: usize) -> Setup {
     let roles = roster.deal(players, seed).unwrap();
     let seats =
         roles.iter().enumerate().map(|(i, r)| Seat { name: format!("Игрок{i}"), role: *r, item: None }).collect();
-    let mut rules = ostrov_engine::Rules::default();
-    rules.max_days = 12;
-    Setup { title: None, seed, rules, seats, deck: Setup::default_deck(players), shuffle: seed % 2 == 0 }
+    let rules = ostrov_engine::Rules { max_days: 12, ..ostrov_engine::Rules::default() };
+    Setup { title: None, seed, rules, seats, deck: Setup::default_deck(players), shuffle: seed.is_multiple_of(2) }
 }
 
 /// A random order from a random living (or sometimes dead) player.
