@@ -225,6 +225,26 @@ impl Setup {
         let f = fold_name(name);
         self.seats.iter().position(|s| fold_name(&s.name) == f).map(|i| PlayerId(i as u16))
     }
+
+    /// Checks one order as written (names, act, fields) against this setup's players,
+    /// exactly as a game file's order is checked. The rules are not applied here: that is
+    /// [`crate::Match::check`].
+    ///
+    /// ```
+    /// use ostrov_engine::{Command, Game, OrderEntry};
+    /// let game = Game::parse("[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n").unwrap();
+    /// let entry = OrderEntry { by: "аня".into(), act: "check".into(), target: Some("Боря".into()), ..Default::default() };
+    /// let order = game.setup.order(&entry).unwrap();
+    /// assert!(matches!(order.command, Command::Check(_)));
+    /// ```
+    pub fn order(&self, entry: &OrderEntry) -> Result<Order, GameFileError> {
+        check_order(self, &format!("order ({})", describe(entry)), entry)
+    }
+
+    /// Checks day `n`'s entry (its fixed draws and orders) against this setup.
+    pub fn plan(&self, n: u32, entry: &DayEntry) -> Result<DayPlan, GameFileError> {
+        check_day(self, n, entry)
+    }
 }
 
 /// What a game file fixes for one day: its event, the random draws, its orders.

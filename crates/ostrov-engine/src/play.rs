@@ -163,6 +163,15 @@ impl Match {
         self.today.as_ref()
     }
 
+    /// The record of day `day` as far as it is public now: the closed day's record, or
+    /// the open day's record once its 13:00 stage has run (what the 13:00 bulletin shows).
+    pub fn record(&self, day: u32) -> Option<&DayRecord> {
+        if let Some(r) = self.days.get((day as usize).checked_sub(1)?) {
+            return Some(r);
+        }
+        self.today.as_ref().filter(|t| t.record.day == day && t.phase == Phase::Afternoon).map(|t| &t.record)
+    }
+
     /// Opens the next day at 22:00: its event (fixed or drawn), Tsunami's re-deal, the
     /// Choose me! draw (R-CHOOSE-1).
     pub fn open_day(&mut self, plan: &DayPlan) -> Result<(), ResolveError> {

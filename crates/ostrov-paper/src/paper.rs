@@ -82,9 +82,11 @@ fn event_line(event: Option<Event>) -> Line {
 }
 
 /// The 13:00 bulletin of `day`: the event's actions settled, item uses sent before 13:00.
+///
+/// Works for the open day too once its 13:00 stage has run ([`Match::record`]).
 pub fn bulletin(m: &Match, day: u32) -> Doc {
     let mut d = Doc::default();
-    let Some(r) = record(m, day) else { return d };
+    let Some(r) = m.record(day) else { return d };
     d.h(1, title(m, &format!("День {day}, 13:00")));
     d.p(event_line(r.event));
     let mut news: Vec<Line> = Vec::new();
