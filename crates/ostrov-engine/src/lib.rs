@@ -76,7 +76,8 @@ pub use day::{Phase, Today};
 pub use error::{GameFileError, ResolveError, UnknownWord};
 pub use event::Event;
 pub use gamefile::{
-    DayEntry, DayPlan, Game, GameFile, OrderEntry, PlayerEntry, RulesEntry, Seat, Setup, MAX_DAYS, MAX_PLAYERS,
+    DayEntry, DayPlan, Game, GameFile, OneOrMany, OrderEntry, PlayerEntry, RulesEntry, Seat, Setup, MAX_DAYS,
+    MAX_PLAYERS,
 };
 pub use item::{Held, Item, ItemKind};
 pub use log::LogEntry;

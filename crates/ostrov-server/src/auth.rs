@@ -99,9 +99,21 @@ async fn login<S: Store>(
 ) -> Result<Response, ApiError> {
     require_csrf(&h)?;
     let Json(c) = body?;
-    let u = st.store.user_by_name(c.name.trim()).await?.ok_or(ApiError::BadCredentials)?;
+    let key = ostrov_engine::fold_name(c.name.trim());
+    let now = st.clock.now();
+    st.logins.check(&key, now).map_err(|wait| {
+        ApiError::TooMany(format!("Слишком много неудачных попыток входа. Попробуйте через {} с.", wait.max(1)))
+    })?;
+    let Some(u) = st.store.user_by_name(c.name.trim()).await? else {
+        st.logins.fail(&key, now);
+        return Err(ApiError::BadCredentials);
+    };
     let parsed = PasswordHash::new(&u.password_hash).map_err(|e| ApiError::Internal(e.to_string()))?;
-    Argon2::default().verify_password(c.password.as_bytes(), &parsed).map_err(|_| ApiError::BadCredentials)?;
+    if Argon2::default().verify_password(c.password.as_bytes(), &parsed).is_err() {
+        st.logins.fail(&key, now);
+        return Err(ApiError::BadCredentials);
+    }
+    st.logins.clear(&key);
     start_session(&st, u.id, &u.name).await
 }
 

@@ -1,6 +1,9 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use ostrov_engine::Refusal;
+
+use crate::live::Refused;
 
 /// Every error the API returns: a status code and `{"error": code, "message": Russian text}`.
 /// Internal details are logged to stderr, never sent.
@@ -13,6 +16,12 @@ pub enum ApiError {
     Csrf,
     NotFound,
     Conflict(&'static str, String),
+    /// The engine refused an order: 422 with the refusal's id (GAME_FILE.md) as `error`.
+    Refused(Refusal),
+    /// Well-formed but wrong (names nobody, unknown act …): 422.
+    Invalid(&'static str, String),
+    /// Too many attempts: 429.
+    TooMany(String),
     Internal(String),
 }
 
@@ -24,6 +33,8 @@ impl ApiError {
             ApiError::Forbidden | ApiError::Csrf => StatusCode::FORBIDDEN,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
+            ApiError::Refused(_) | ApiError::Invalid(..) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -36,21 +47,39 @@ impl ApiError {
             ApiError::Forbidden => "forbidden",
             ApiError::Csrf => "csrf",
             ApiError::NotFound => "not_found",
-            ApiError::Conflict(code, _) => code,
+            ApiError::Conflict(code, _) | ApiError::Invalid(code, _) => code,
+            ApiError::Refused(r) => r.code(),
+            ApiError::TooMany(_) => "too_many_requests",
             ApiError::Internal(_) => "internal",
         }
     }
 
     pub fn message(&self) -> String {
         match self {
-            ApiError::BadRequest(m) => m.clone(),
+            ApiError::BadRequest(m) | ApiError::TooMany(m) => m.clone(),
             ApiError::Unauthorized => "Нужно войти в систему.".into(),
             ApiError::BadCredentials => "Неверное имя или пароль.".into(),
             ApiError::Forbidden => "Недостаточно прав.".into(),
             ApiError::Csrf => "Запрос отклонён: нет заголовка X-Ostrov-Csrf.".into(),
             ApiError::NotFound => "Не найдено.".into(),
-            ApiError::Conflict(_, m) => m.clone(),
+            ApiError::Conflict(_, m) | ApiError::Invalid(_, m) => m.clone(),
+            ApiError::Refused(r) => {
+                let mut s = String::from("Ход не принят: ");
+                s.push_str(r.ru());
+                s.push('.');
+                s
+            }
             ApiError::Internal(_) => "Внутренняя ошибка сервера.".into(),
+        }
+    }
+}
+
+impl From<Refused> for ApiError {
+    fn from(r: Refused) -> Self {
+        match r {
+            Refused::Rule(r) => ApiError::Refused(r),
+            Refused::State(code @ ("bad_order" | "bad_fix"), m) => ApiError::Invalid(code, m),
+            Refused::State(code, m) => ApiError::Conflict(code, m),
         }
     }
 }
@@ -72,6 +101,18 @@ impl From<axum::extract::rejection::JsonRejection> for ApiError {
             _ => "Неверный запрос.".to_string(),
         };
         ApiError::BadRequest(m)
+    }
+}
+
+impl From<axum::extract::rejection::PathRejection> for ApiError {
+    fn from(_: axum::extract::rejection::PathRejection) -> Self {
+        ApiError::NotFound
+    }
+}
+
+impl From<axum::extract::rejection::QueryRejection> for ApiError {
+    fn from(e: axum::extract::rejection::QueryRejection) -> Self {
+        ApiError::BadRequest(format!("Неверные параметры запроса: {}", e.body_text()))
     }
 }
 

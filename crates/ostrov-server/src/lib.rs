@@ -1,17 +1,40 @@
 //! Ostrov game server: an axum [`Router`] over a [`Store`].
 //!
-//! This first piece serves accounts only (sign-up, login, logout, who am I);
-//! games, orders, host actions and the scheduler are not built yet.
+//! The server holds no game logic. Every accepted order and every host decision is a
+//! [`GameEvent`] appended to the game's log in the store (durably, before the client is
+//! told "accepted"); the game's state is the fold of that log ([`Live`]), which is the
+//! engine's [`ostrov_engine::Match`] fed with the log's orders. The scheduler appends the
+//! 13:00 stage, the 21:00 resolution and the next day's opening on time, exactly once.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), String> {
+//! use std::sync::Arc;
+//! use ostrov_server::{app, AppState, SystemClock};
+//! let store = ostrov_store::SqliteStore::open("ostrov.db").await.map_err(|e| e.to_string())?;
+//! let state = Arc::new(AppState::load(store, Arc::new(SystemClock)).await?);
+//! ostrov_server::spawn_scheduler(state.clone());
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await.map_err(|e| e.to_string())?;
+//! axum::serve(listener, app(state)).await.map_err(|e| e.to_string())
+//! # }
+//! ```
 
 pub mod auth;
 pub mod error;
+pub mod live;
+pub mod ratelimit;
+pub mod routes;
+pub mod schedule;
+pub mod view;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
 
 use axum::Router;
-use ostrov_store::Store;
+use ostrov_store::{Appended, NewEvent, Store};
+use tokio::sync::Mutex;
 
 pub use error::ApiError;
+pub use live::{Config, GameEvent, Live, Status};
 
 /// The server's clock, injectable so tests do not wait. Unix seconds.
 pub trait Clock: Send + Sync + 'static {
@@ -27,20 +50,167 @@ impl Clock for SystemClock {
     }
 }
 
+/// A clock that reads Unix seconds from a file on every call (for tests of the real
+/// process: the test moves time by rewriting the file). Falls back to the system clock
+/// when the file does not read.
+pub struct FileClock(pub std::path::PathBuf);
+
+impl Clock for FileClock {
+    fn now(&self) -> i64 {
+        std::fs::read_to_string(&self.0).ok().and_then(|s| s.trim().parse().ok()).unwrap_or_else(|| SystemClock.now())
+    }
+}
+
+/// A game in memory: its fold and the client request ids already in its log.
+pub struct Slot {
+    pub live: Live,
+    pub requests: HashMap<String, i64>,
+}
+
 /// Shared state of every handler.
 pub struct AppState<S: Store> {
     pub store: S,
     pub clock: Arc<dyn Clock>,
+    pub games: RwLock<HashMap<i64, Arc<Mutex<Slot>>>>,
+    pub logins: ratelimit::Limiter,
+}
+
+impl<S: Store> AppState<S> {
+    /// The state over a store, with every game in it folded from its log.
+    pub async fn load(store: S, clock: Arc<dyn Clock>) -> Result<Self, String> {
+        let mut games = HashMap::new();
+        for row in store.games().await.map_err(|e| e.to_string())? {
+            let events = store.events(row.id).await.map_err(|e| e.to_string())?;
+            let mut log = Vec::with_capacity(events.len());
+            let mut requests = HashMap::new();
+            for e in &events {
+                log.push((e.at, GameEvent::join(&e.kind, &e.payload)?));
+                if let Some(r) = &e.client_request_id {
+                    requests.insert(r.clone(), e.seq);
+                }
+            }
+            let live = Live::fold(row.id, row.host_id, &log)?;
+            games.insert(row.id, Arc::new(Mutex::new(Slot { live, requests })));
+        }
+        Ok(AppState { store, clock, games: RwLock::new(games), logins: ratelimit::Limiter::default() })
+    }
+
+    /// The game with this id.
+    pub fn game(&self, id: i64) -> Result<Arc<Mutex<Slot>>, ApiError> {
+        self.games
+            .read()
+            .map_err(|_| ApiError::Internal("games lock".into()))?
+            .get(&id)
+            .cloned()
+            .ok_or(ApiError::NotFound)
+    }
+
+    /// Every game's id.
+    pub fn game_ids(&self) -> Vec<i64> {
+        let mut v: Vec<i64> = self.games.read().map(|g| g.keys().copied().collect()).unwrap_or_default();
+        v.sort_unstable();
+        v
+    }
+}
+
+/// What committing an event did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Committed {
+    /// Appended as this sequence number.
+    New(i64),
+    /// The request id was already in the log at this sequence number: nothing done.
+    Duplicate(i64),
+}
+
+impl Committed {
+    pub fn seq(self) -> i64 {
+        match self {
+            Committed::New(s) | Committed::Duplicate(s) => s,
+        }
+    }
+}
+
+/// Applies an event to the game and appends it to the log: checked first (on a copy, or by
+/// the engine's check for an order), then stored durably, then folded in. A request id
+/// already in the log is a no-op.
+pub async fn commit<S: Store>(
+    st: &AppState<S>,
+    slot: &mut Slot,
+    ev: GameEvent,
+    author: Option<i64>,
+    request: Option<String>,
+    now: i64,
+) -> Result<Committed, ApiError> {
+    if let Some(seq) = request.as_ref().and_then(|r| slot.requests.get(r)) {
+        return Ok(Committed::Duplicate(*seq));
+    }
+    let mut next = slot.live.clone();
+    next.apply(&ev, now)?;
+    let (kind, payload) = ev.split();
+    let new = NewEvent { at: now, author, client_request_id: request.clone(), kind, payload };
+    match st.store.append(slot.live.id, &new).await? {
+        Appended::New(seq) => {
+            next.seq = seq;
+            slot.live = next;
+            if let Some(r) = request {
+                slot.requests.insert(r, seq);
+            }
+            Ok(Committed::New(seq))
+        }
+        Appended::Duplicate(seq) => Ok(Committed::Duplicate(seq)),
+    }
+}
+
+/// Runs every scheduler step of a game that is due at `now` (the 13:00 stage, the
+/// resolution, the next opening), each exactly once: its request id names the step.
+pub async fn advance<S: Store>(st: &AppState<S>, slot: &mut Slot, now: i64) -> Result<(), ApiError> {
+    for _ in 0..8 {
+        let Some(ev) = slot.live.due(now) else { return Ok(()) };
+        let rid = match &ev {
+            GameEvent::Midday { day } => format!("sched:midday:{day}"),
+            GameEvent::Resolved { day, .. } => format!("sched:resolve:{day}"),
+            GameEvent::Opened { day, .. } => format!("sched:open:{day}"),
+            _ => return Ok(()),
+        };
+        if let Committed::Duplicate(_) = commit(st, slot, ev, None, Some(rid), now).await? {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// Runs the scheduler over every game once.
+pub async fn tick<S: Store>(st: &AppState<S>) {
+    for id in st.game_ids() {
+        let Ok(game) = st.game(id) else { continue };
+        let mut slot = game.lock().await;
+        let now = st.clock.now();
+        if let Err(e) = advance(st, &mut slot, now).await {
+            eprintln!("ostrov-server: scheduler, game {id}: {}", e.message());
+        }
+    }
+}
+
+/// Starts the scheduler: every second, every game's due steps.
+pub fn spawn_scheduler<S: Store>(st: Arc<AppState<S>>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_millis(500));
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            every.tick().await;
+            tick(&st).await;
+        }
+    })
 }
 
 /// Largest accepted request body, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 
 /// The whole HTTP API.
-pub fn app<S: Store>(state: AppState<S>) -> Router {
+pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
     Router::new()
-        .nest("/api", auth::routes::<S>())
+        .nest("/api", auth::routes::<S>().merge(routes::routes::<S>()))
         .fallback(|| async { ApiError::NotFound })
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
-        .with_state(Arc::new(state))
+        .with_state(state)
 }

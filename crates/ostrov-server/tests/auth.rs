@@ -31,7 +31,7 @@ async fn call(
 #[tokio::test]
 async fn signup_login_me_logout_csrf_and_bad_input() {
     let store = SqliteStore::open(":memory:").await.unwrap();
-    let r = app(AppState { store, clock: Arc::new(SystemClock) });
+    let r = app(Arc::new(AppState::load(store, Arc::new(SystemClock)).await.unwrap()));
     let creds = r#"{"name":"Вика","password":"секрет-пароль"}"#;
 
     // CSRF header is required on mutating requests.

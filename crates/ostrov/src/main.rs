@@ -2,6 +2,7 @@
 
 mod new;
 mod resolve;
+mod serve;
 mod simulate;
 mod suggest;
 
@@ -23,6 +24,7 @@ enum Cmd {
     New(new::Args),
     Simulate(simulate::Args),
     Suggest(suggest::Args),
+    Serve(serve::Args),
 }
 
 /// A failure the CLI reports in one line: exit code 2 for a bad file or bad arguments.
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Cmd::New(a) => new::run(a),
         Cmd::Simulate(a) => simulate::run(a),
         Cmd::Suggest(a) => suggest::run(a),
+        Cmd::Serve(a) => serve::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

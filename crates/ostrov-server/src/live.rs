@@ -1,0 +1,612 @@
+//! A game on the server: the typed events of its append-only log, and their fold into
+//! the game's state. The fold holds no rules: every rule is the engine's ([`Match`]);
+//! this only turns log entries into engine calls and keeps the game file that replays them.
+
+use std::collections::BTreeMap;
+
+use ostrov_engine::{
+    fold_name, DayEntry, Game, GameFile, Match, OrderEntry, PlayerEntry, PlayerId, Refusal, Role, Roster, RulesEntry,
+    Winner, MIN_PLAYERS,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::schedule::{Schedule, Times, GRACE};
+
+/// The most players a server game may have.
+pub const MAX_SLOTS: usize = 100;
+
+/// A game's settings, fixed when the host creates it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub title: String,
+    /// How many players the game is for.
+    pub slots: usize,
+    /// Role counts, as `ostrov new --setup` takes them ("werewolf=2,seer,nurse");
+    /// `None` or "recommended": the recommended setup for the number of players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<String>,
+    /// The item deck (GAME_FILE.md `deck`); `None`: the default deck.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<Vec<String>>,
+    /// House rules (GAME_FILE.md `[rules]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesEntry>,
+    /// The seed of every random draw; chosen by the server when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Shuffle the list order by the seed.
+    #[serde(default)]
+    pub shuffle: bool,
+    #[serde(default)]
+    pub schedule: Schedule,
+}
+
+impl Config {
+    fn roster(&self) -> Result<Option<Roster>, String> {
+        match self.setup.as_deref().map(str::trim) {
+            None | Some("") | Some("recommended") => Ok(None),
+            Some(s) => Roster::parse(s).map(Some).map_err(|e| format!("Неверный расклад ролей: {e}.")),
+        }
+    }
+
+    /// The roles for `players` players, in the order dealt by the seed.
+    pub fn deal(&self, players: usize) -> Result<Vec<Role>, String> {
+        let roster = match self.roster()? {
+            Some(r) => r,
+            None => Roster::recommended(players).map_err(|e| format!("Нет рекомендуемого расклада: {e}."))?,
+        };
+        roster.deal(players, self.seed.unwrap_or(0)).map_err(|e| format!("Неверный расклад ролей: {e}."))
+    }
+
+    /// Checks everything the host chose, with a Russian message naming what is wrong.
+    pub fn check(&self) -> Result<Times, String> {
+        let title = self.title.trim();
+        if title.is_empty() || title.chars().count() > 120 || title.chars().any(char::is_control) {
+            return Err("Название игры должно быть от 1 до 120 символов, без управляющих символов.".into());
+        }
+        if !(MIN_PLAYERS..=MAX_SLOTS).contains(&self.slots) {
+            return Err(format!("Число игроков должно быть от {MIN_PLAYERS} до {MAX_SLOTS}, а не {}.", self.slots));
+        }
+        let times = self.schedule.check()?;
+        self.deal(self.slots)?;
+        // The deck and the house rules are checked by the engine, on a placeholder roster.
+        let mut file = self.file(&vec![Role::Passenger; self.slots]);
+        for (i, p) in file.players.iter_mut().enumerate() {
+            p.name = format!("p{i}");
+        }
+        Game::from_file(&file).map_err(|e| format!("Неверные настройки игры: {e}."))?;
+        Ok(times)
+    }
+
+    /// The game file of this game before any player has joined.
+    fn file(&self, roles: &[Role]) -> GameFile {
+        GameFile {
+            title: Some(self.title.trim().to_string()),
+            seed: Some(self.seed.unwrap_or(0)),
+            deck: self.deck.clone(),
+            shuffle: self.shuffle.then_some(true),
+            rules: self.rules.clone(),
+            players: roles
+                .iter()
+                .map(|r| PlayerEntry { name: String::new(), role: r.id().to_string(), item: None })
+                .collect(),
+            days: Vec::new(),
+        }
+    }
+}
+
+/// A host's fix of a day's random draws (RULES.md §7), in game-file words.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fix {
+    /// The day's event ("none" for no event).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// The Choose me! draw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<String>,
+    /// The results of the day's random ties, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tie_break: Option<Vec<String>>,
+    /// The Tsunami re-deal: player → item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<BTreeMap<String, String>>,
+}
+
+impl Fix {
+    fn is_empty(&self) -> bool {
+        self.event.is_none() && self.chosen.is_none() && self.tie_break.is_none() && self.deal.is_none()
+    }
+    /// Only the tie-breaks may still be fixed once the day has orders: the rest is drawn
+    /// when the day opens.
+    fn only_ties(&self) -> bool {
+        self.event.is_none() && self.chosen.is_none() && self.deal.is_none()
+    }
+}
+
+/// One entry of a game's log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "payload", rename_all = "snake_case")]
+pub enum GameEvent {
+    /// The host created the game.
+    Created(Config),
+    /// A user took a seat under a player name.
+    Joined { user: i64, name: String },
+    /// The host started the game: the roles as dealt by the seed, seat by seat.
+    Started { roles: Vec<String> },
+    /// A day opened.
+    Opened { day: u32, midday_at: i64, deadline_at: i64 },
+    /// An accepted order, in game-file words (`by` is the player's name or "host").
+    Order { day: u32, order: OrderEntry },
+    /// The 13:00 stage ran.
+    Midday { day: u32 },
+    /// The 21:00 resolution ran (on time, or when the host resolved the day early).
+    Resolved { day: u32, early: bool },
+    /// The host fixed a random draw of a day.
+    Fixed { day: u32, fix: Fix },
+    /// The host moved the deadline of the open day.
+    Extended { day: u32, deadline_at: i64 },
+    /// The host stopped the clock.
+    Paused {},
+    /// The host started the clock again; pending times move by the pause's length.
+    Resumed {},
+}
+
+impl GameEvent {
+    /// The store's `kind` and `payload` of this event.
+    pub fn split(&self) -> (String, serde_json::Value) {
+        let mut v = serde_json::to_value(self).expect("events serialise");
+        let kind = v["kind"].as_str().unwrap_or_default().to_string();
+        let payload = v.get_mut("payload").map(serde_json::Value::take).unwrap_or(serde_json::json!({}));
+        (kind, payload)
+    }
+
+    /// The event of a stored `kind` and `payload`.
+    pub fn join(kind: &str, payload: &serde_json::Value) -> Result<GameEvent, String> {
+        serde_json::from_value(serde_json::json!({"kind": kind, "payload": payload}))
+            .map_err(|e| format!("log entry `{kind}` does not read: {e}"))
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Players are joining.
+    Lobby,
+    Running,
+    Over,
+}
+
+/// A seat and the account that holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub user: i64,
+    pub name: String,
+}
+
+/// The times of one day.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DayTimes {
+    pub opened_at: i64,
+    pub midday_at: i64,
+    pub deadline_at: i64,
+    pub midday_done: bool,
+    pub resolved_at: Option<i64>,
+}
+
+/// A host action the rules make public, for the game's history.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PublicNote {
+    pub at: i64,
+    pub day: u32,
+    pub text: String,
+}
+
+/// Why an event cannot be applied.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Refused {
+    /// The engine refuses the order.
+    Rule(Refusal),
+    /// The event does not fit where the game is; a Russian message.
+    State(&'static str, String),
+}
+
+/// The fold of a game's log.
+#[derive(Clone, Debug)]
+pub struct Live {
+    pub id: i64,
+    pub host: i64,
+    pub config: Config,
+    pub times: Times,
+    pub members: Vec<Member>,
+    pub status: Status,
+    pub started_at: Option<i64>,
+    /// The game file: setup, players, and every day's fixed draws and orders.
+    pub file: GameFile,
+    pub game: Option<Game>,
+    pub m: Option<Match>,
+    pub days: Vec<DayTimes>,
+    /// When the next day opens, between a resolution and the next opening.
+    pub next_open_at: Option<i64>,
+    pub paused_at: Option<i64>,
+    pub history: Vec<PublicNote>,
+    /// The last sequence number folded.
+    pub seq: i64,
+}
+
+fn state(code: &'static str, msg: impl Into<String>) -> Refused {
+    Refused::State(code, msg.into())
+}
+
+impl Live {
+    /// A game from its `created` event.
+    pub fn new(id: i64, host: i64, config: Config) -> Result<Live, String> {
+        let times = config.check()?;
+        let file = config.file(&[]);
+        Ok(Live {
+            id,
+            host,
+            config,
+            times,
+            members: Vec::new(),
+            status: Status::Lobby,
+            started_at: None,
+            file,
+            game: None,
+            m: None,
+            days: Vec::new(),
+            next_open_at: None,
+            paused_at: None,
+            history: Vec::new(),
+            seq: 0,
+        })
+    }
+
+    /// Folds a whole log.
+    pub fn fold(id: i64, host: i64, log: &[(i64, GameEvent)]) -> Result<Live, String> {
+        let Some((_, GameEvent::Created(config))) = log.first() else {
+            return Err(format!("game {id}: the log does not start with `created`"));
+        };
+        let mut live = Live::new(id, host, config.clone())?;
+        live.seq = 1;
+        for (at, ev) in &log[1..] {
+            live.apply(ev, *at).map_err(|e| format!("game {id}, entry {}: {e:?}", live.seq + 1))?;
+            live.seq += 1;
+        }
+        Ok(live)
+    }
+
+    /// The open day's number, if a day is open.
+    pub fn open_day(&self) -> Option<u32> {
+        let d = self.days.len();
+        (self.status == Status::Running && d > 0 && self.days[d - 1].resolved_at.is_none()).then_some(d as u32)
+    }
+
+    /// The seat of a user.
+    pub fn seat_of(&self, user: i64) -> Option<PlayerId> {
+        self.members.iter().position(|m| m.user == user).map(|i| PlayerId(i as u16))
+    }
+
+    /// The pause so far, to be added to pending times.
+    fn pause_shift(&self, now: i64) -> i64 {
+        self.paused_at.map_or(0, |p| (now - p).max(0))
+    }
+
+    /// The open day's deadline as it stands at `now` (a pause holds it back).
+    pub fn deadline(&self, now: i64) -> Option<i64> {
+        let d = self.open_day()?;
+        Some(self.days[d as usize - 1].deadline_at + self.pause_shift(now))
+    }
+
+    /// The scheduler's next event, if one is due at `now`.
+    pub fn due(&self, now: i64) -> Option<GameEvent> {
+        if self.status != Status::Running || self.paused_at.is_some() {
+            return None;
+        }
+        if let Some(day) = self.open_day() {
+            let t = &self.days[day as usize - 1];
+            if !t.midday_done && now >= t.midday_at + GRACE && t.midday_at < t.deadline_at {
+                return Some(GameEvent::Midday { day });
+            }
+            if now >= t.deadline_at + GRACE {
+                return Some(GameEvent::Resolved { day, early: false });
+            }
+            return None;
+        }
+        let open = self.next_open_at?;
+        (now >= open).then(|| {
+            let (midday_at, deadline_at) = self.times.day_after_opening(open);
+            GameEvent::Opened { day: self.days.len() as u32 + 1, midday_at, deadline_at }
+        })
+    }
+
+    /// When the scheduler next has something to do (for a sleeping loop).
+    pub fn next_due(&self) -> Option<i64> {
+        if self.status != Status::Running || self.paused_at.is_some() {
+            return None;
+        }
+        match self.open_day() {
+            Some(day) => {
+                let t = &self.days[day as usize - 1];
+                Some(if t.midday_done { t.deadline_at } else { t.midday_at.min(t.deadline_at) } + GRACE)
+            }
+            None => self.next_open_at,
+        }
+    }
+
+    fn setup(&self) -> &ostrov_engine::Setup {
+        &self.game.as_ref().expect("a started game").setup
+    }
+
+    fn day_entry(&mut self, day: u32) -> &mut DayEntry {
+        while self.file.days.len() < day as usize {
+            self.file.days.push(DayEntry::default());
+        }
+        &mut self.file.days[day as usize - 1]
+    }
+
+    /// Applies one event at time `at`. On an error nothing has changed that matters: the
+    /// server applies events to a copy first and keeps it only when this succeeds.
+    pub fn apply(&mut self, ev: &GameEvent, at: i64) -> Result<(), Refused> {
+        match ev {
+            GameEvent::Created(_) => return Err(state("created", "Игра уже создана.")),
+            GameEvent::Joined { user, name } => self.join(*user, name)?,
+            GameEvent::Started { roles } => self.start(roles, at)?,
+            GameEvent::Opened { day, midday_at, deadline_at } => {
+                if self.status != Status::Running || self.open_day().is_some() || *day as usize != self.days.len() + 1 {
+                    return Err(state("not_now", "Сейчас нельзя открыть новый день."));
+                }
+                let entry = self.day_entry(*day).clone();
+                let plan = self.setup().plan(*day, &entry).map_err(|e| state("bad_fix", e.to_string()))?;
+                let m = self.m.as_mut().expect("a running game has a match");
+                m.open_day(&plan).map_err(|e| state("engine", e.to_string()))?;
+                self.days.push(DayTimes {
+                    opened_at: at,
+                    midday_at: *midday_at,
+                    deadline_at: *deadline_at,
+                    midday_done: false,
+                    resolved_at: None,
+                });
+                self.next_open_at = None;
+            }
+            GameEvent::Order { day, order } => {
+                if self.open_day() != Some(*day) {
+                    return Err(Refused::Rule(if self.status == Status::Over {
+                        Refusal::GameOver
+                    } else {
+                        Refusal::Late
+                    }));
+                }
+                let o = self.setup().order(order).map_err(|e| state("bad_order", format!("Неверный приказ: {e}.")))?;
+                let m = self.m.as_mut().expect("a running game has a match");
+                m.submit(&o).map_err(Refused::Rule)?;
+                self.day_entry(*day).orders.push(order.clone());
+                if order.act == "penalty" || order.act == "remove" {
+                    let target = order.target.clone().unwrap_or_default();
+                    let why = order.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+                    let text = if order.act == "penalty" {
+                        format!("Ведущий отметил нарушение правил игроком {target}{why}; голос этого игрока сегодня не учитывается.")
+                    } else {
+                        format!("Ведущий исключил из игры игрока {target}{why}.")
+                    };
+                    self.history.push(PublicNote { at, day: *day, text });
+                }
+            }
+            GameEvent::Midday { day } => {
+                if self.open_day() != Some(*day) || self.days[*day as usize - 1].midday_done {
+                    return Err(state("not_now", "Промежуточный этап этого дня уже прошёл."));
+                }
+                self.m.as_mut().expect("a running game has a match").midday_stage();
+                self.days[*day as usize - 1].midday_done = true;
+            }
+            GameEvent::Resolved { day, early } => {
+                if self.open_day() != Some(*day) {
+                    return Err(state("not_now", "Этот день уже подведён."));
+                }
+                let m = self.m.as_mut().expect("a running game has a match");
+                m.close_day().map_err(|e| state("engine", e.to_string()))?;
+                let t = &mut self.days[*day as usize - 1];
+                t.midday_done = true;
+                t.resolved_at = Some(at);
+                if self.m.as_ref().and_then(Match::winner).is_some() {
+                    self.status = Status::Over;
+                } else {
+                    // Pending times are wall-clock times; a pause holds the next opening back.
+                    self.next_open_at = Some(self.times.next_open(at));
+                }
+                if *early {
+                    self.history.push(PublicNote {
+                        at,
+                        day: *day,
+                        text: format!("Ведущий подвёл итоги дня {day} досрочно."),
+                    });
+                }
+            }
+            GameEvent::Fixed { day, fix } => self.fix(*day, fix, at)?,
+            GameEvent::Extended { day, deadline_at } => {
+                if self.open_day() != Some(*day) {
+                    return Err(state("not_now", "Продлить можно только открытый день."));
+                }
+                let t = &mut self.days[*day as usize - 1];
+                if *deadline_at <= t.deadline_at {
+                    return Err(state("bad_deadline", "Новый дедлайн должен быть позже прежнего."));
+                }
+                t.deadline_at = *deadline_at;
+                let text = format!("Ведущий продлил день {day} до {}.", self.times.show(*deadline_at));
+                self.history.push(PublicNote { at, day: *day, text });
+            }
+            GameEvent::Paused {} => {
+                if self.status != Status::Running || self.paused_at.is_some() {
+                    return Err(state("not_now", "Игра не идёт или уже на паузе."));
+                }
+                self.paused_at = Some(at);
+                self.history.push(PublicNote {
+                    at,
+                    day: self.days.len() as u32,
+                    text: "Ведущий поставил игру на паузу.".into(),
+                });
+            }
+            GameEvent::Resumed {} => {
+                let Some(p) = self.paused_at else {
+                    return Err(state("not_now", "Игра не на паузе."));
+                };
+                let shift = (at - p).max(0);
+                if let Some(d) = self.open_day() {
+                    let t = &mut self.days[d as usize - 1];
+                    if !t.midday_done {
+                        t.midday_at += shift;
+                    }
+                    t.deadline_at += shift;
+                }
+                if let Some(o) = &mut self.next_open_at {
+                    *o += shift;
+                }
+                self.paused_at = None;
+                self.history.push(PublicNote {
+                    at,
+                    day: self.days.len() as u32,
+                    text: "Ведущий снял игру с паузы.".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn join(&mut self, user: i64, name: &str) -> Result<(), Refused> {
+        if self.status != Status::Lobby {
+            return Err(state("started", "Игра уже началась: присоединиться нельзя."));
+        }
+        if user == self.host {
+            return Err(state("host_cannot_play", "Ведущий не может быть игроком своей игры."));
+        }
+        if self.seat_of(user).is_some() {
+            return Err(state("already_joined", "Вы уже в этой игре."));
+        }
+        if self.members.len() >= self.config.slots {
+            return Err(state("full", "Все места в игре заняты."));
+        }
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
+            return Err(state("bad_name", "Имя игрока должно быть от 1 до 40 символов, без управляющих символов."));
+        }
+        let f = fold_name(name);
+        if f == "host" || f == "ведущий" || f == "автор" {
+            return Err(state("bad_name", "Это имя зарезервировано за ведущим."));
+        }
+        if self.members.iter().any(|m| fold_name(&m.name) == f) {
+            return Err(state("name_taken", format!("Имя «{name}» в этой игре уже занято.")));
+        }
+        self.members.push(Member { user, name: name.to_string() });
+        Ok(())
+    }
+
+    fn start(&mut self, roles: &[String], at: i64) -> Result<(), Refused> {
+        if self.status != Status::Lobby {
+            return Err(state("started", "Игра уже началась."));
+        }
+        if self.members.len() < MIN_PLAYERS || roles.len() != self.members.len() {
+            return Err(state(
+                "too_few",
+                format!("Для начала нужно хотя бы {MIN_PLAYERS} игрока, а присоединилось {}.", self.members.len()),
+            ));
+        }
+        let mut file = self.file.clone();
+        file.players = self
+            .members
+            .iter()
+            .zip(roles)
+            .map(|(m, r)| PlayerEntry { name: m.name.clone(), role: r.clone(), item: None })
+            .collect();
+        let game = Game::from_file(&file).map_err(|e| state("bad_setup", e.to_string()))?;
+        let mut m = Match::new(&game.setup, true);
+        let (midday_at, deadline_at) = self.times.day_after_opening(at);
+        m.open_day(&game.setup.plan(1, &DayEntry::default()).map_err(|e| state("bad_setup", e.to_string()))?)
+            .map_err(|e| state("engine", e.to_string()))?;
+        self.file = file;
+        self.game = Some(game);
+        self.m = Some(m);
+        self.status = Status::Running;
+        self.started_at = Some(at);
+        self.days.push(DayTimes { opened_at: at, midday_at, deadline_at, midday_done: false, resolved_at: None });
+        Ok(())
+    }
+
+    fn fix(&mut self, day: u32, fix: &Fix, at: i64) -> Result<(), Refused> {
+        if self.status != Status::Running {
+            return Err(state("not_now", "Исправлять жребий можно только в идущей игре."));
+        }
+        if fix.is_empty() {
+            return Err(state("empty_fix", "Не указано, какой жребий исправить."));
+        }
+        let open = self.open_day();
+        let next = self.days.len() as u32 + 1;
+        let ok = match open {
+            Some(d) if d == day => {
+                fix.only_ties() || self.file.days.get(d as usize - 1).is_none_or(|e| e.orders.is_empty())
+            }
+            Some(_) => false,
+            None => day == next,
+        };
+        if !ok {
+            return Err(state(
+                "not_now",
+                "Жребий можно исправить для открытого дня (событие, «Выбери меня!» и Цунами — пока нет ходов) \
+                 или для следующего дня до его начала.",
+            ));
+        }
+        let entry = self.day_entry(day);
+        if let Some(e) = &fix.event {
+            entry.event = Some(e.clone());
+        }
+        if let Some(c) = &fix.chosen {
+            entry.chosen = Some(c.clone());
+        }
+        if let Some(t) = &fix.tie_break {
+            entry.tie_break = Some(ostrov_engine::OneOrMany::Many(t.clone()));
+        }
+        if let Some(d) = &fix.deal {
+            entry.deal = Some(d.clone());
+        }
+        let entry = entry.clone();
+        self.setup().plan(day, &entry).map_err(|e| state("bad_fix", format!("Неверное исправление жребия: {e}.")))?;
+        if open == Some(day) {
+            self.replay()?;
+        }
+        let _ = at;
+        Ok(())
+    }
+
+    /// Rebuilds the match from the game file: the closed days played whole, the open day
+    /// opened with its orders and its 13:00 stage if it has run.
+    fn replay(&mut self) -> Result<(), Refused> {
+        let setup = self.setup().clone();
+        let mut m = Match::new(&setup, true);
+        for (i, t) in self.days.iter().enumerate() {
+            let n = i as u32 + 1;
+            let entry = self.file.days.get(i).cloned().unwrap_or_default();
+            let plan = setup.plan(n, &entry).map_err(|e| state("bad_fix", e.to_string()))?;
+            if t.resolved_at.is_some() {
+                m.play_day(&plan).map_err(|e| state("engine", e.to_string()))?;
+            } else {
+                let orders = plan.orders.clone();
+                let bare = ostrov_engine::DayPlan { orders: Vec::new(), ..plan };
+                m.open_day(&bare).map_err(|e| state("engine", e.to_string()))?;
+                for o in &orders {
+                    let _ = m.submit(o);
+                }
+                if t.midday_done {
+                    m.midday_stage();
+                }
+            }
+        }
+        self.m = Some(m);
+        Ok(())
+    }
+
+    /// The winner, once the game is over.
+    pub fn winner(&self) -> Option<Winner> {
+        self.m.as_ref().and_then(Match::winner)
+    }
+}

@@ -1,0 +1,166 @@
+//! Games: create, list, view, invite, join, start.
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use axum::extract::rejection::PathRejection;
+use axum::extract::Path;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use ostrov_store::Store;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{locked, request_id, who, Body, Id, St};
+use crate::live::{Config, GameEvent, Live};
+use crate::view::{self, Viewer};
+use crate::{commit, ApiError, Slot};
+
+/// `POST /api/games`: the host creates a game; the response has its id and invite code.
+pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>) -> Result<Response, ApiError> {
+    let user = who(&st, &h, true).await?;
+    let Json(mut config) = body?;
+    if config.seed.is_none() {
+        config.seed = Some(OsRng.next_u64() >> 1);
+    }
+    config.title = config.title.trim().to_string();
+    config.check().map_err(ApiError::BadRequest)?;
+    let mut b = [0u8; 12];
+    OsRng.fill_bytes(&mut b);
+    let invite: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    let setup = serde_json::to_value(&config).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let now = st.clock.now();
+    let id = st.store.create_game(&config.title, user, &invite, &setup, now).await?;
+    let ev = GameEvent::Created(config.clone());
+    let (kind, payload) = ev.split();
+    st.store
+        .append(id, &ostrov_store::NewEvent { at: now, author: Some(user), client_request_id: None, kind, payload })
+        .await?;
+    let mut live = Live::new(id, user, config).map_err(ApiError::BadRequest)?;
+    live.seq = 1;
+    let mut v = view::game(&live, Viewer::Host, now);
+    v["invite"] = json!(invite);
+    let slot = Slot { live, requests: Default::default() };
+    st.games
+        .write()
+        .map_err(|_| ApiError::Internal("games lock".into()))?
+        .insert(id, std::sync::Arc::new(tokio::sync::Mutex::new(slot)));
+    Ok((StatusCode::CREATED, Json(v)).into_response())
+}
+
+use axum::extract::State;
+
+/// `GET /api/games`: every game, public facts only.
+pub async fn list<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, ApiError> {
+    let user = who(&st, &h, false).await?;
+    let mut out = Vec::new();
+    for id in st.game_ids() {
+        let game = st.game(id)?;
+        let slot = game.lock().await;
+        let l = &slot.live;
+        out.push(json!({
+            "id": l.id,
+            "title": l.config.title,
+            "status": l.status,
+            "slots": l.config.slots,
+            "joined": l.members.len(),
+            "day": l.days.len(),
+            "yours": l.host == user,
+            "playing": l.seat_of(user).is_some(),
+        }));
+    }
+    Ok(Json(json!(out)).into_response())
+}
+
+/// `GET /api/games/{id}`: the game as the caller may see it.
+pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
+    let user = who(&st, &h, false).await?;
+    let Path(id) = id?;
+    let (slot, now) = locked(&st, id).await?;
+    let viewer = Viewer::of(&slot.live, user);
+    let mut v = view::game(&slot.live, viewer, now);
+    if viewer == Viewer::Host {
+        if let Some(row) = st.store.game(id).await? {
+            v["invite"] = json!(row.invite);
+        }
+    }
+    Ok(Json(v).into_response())
+}
+
+async fn by_invite<S: Store>(st: &crate::AppState<S>, invite: &str) -> Result<i64, ApiError> {
+    if invite.len() > 64 {
+        return Err(ApiError::NotFound);
+    }
+    Ok(st.store.game_by_invite(invite).await?.ok_or(ApiError::NotFound)?.id)
+}
+
+/// `GET /api/invites/{invite}`: what the invite is for.
+pub async fn invite<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let _ = who(&st, &h, false).await?;
+    let Path(invite) = p?;
+    let id = by_invite(&st, &invite).await?;
+    let (slot, _) = locked(&st, id).await?;
+    let l = &slot.live;
+    Ok(Json(json!({
+        "id": l.id, "title": l.config.title, "status": l.status, "slots": l.config.slots,
+        "members": l.members.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
+    }))
+    .into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct JoinBody {
+    /// The player name in this game; the account name by default.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub request_id: Option<String>,
+}
+
+/// `POST /api/invites/{invite}/join`: takes a seat.
+pub async fn join<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Result<Path<String>, PathRejection>,
+    body: Body<JoinBody>,
+) -> Result<Response, ApiError> {
+    let user = who(&st, &h, true).await?;
+    let Path(invite) = p?;
+    let Json(b) = body?;
+    let id = by_invite(&st, &invite).await?;
+    let name = match b.name {
+        Some(n) => n,
+        None => st.store.user_by_id(user).await?.ok_or(ApiError::Unauthorized)?.name,
+    };
+    let rid = request_id(user, b.request_id)?;
+    let (mut slot, now) = locked(&st, id).await?;
+    let c =
+        commit(&st, &mut slot, GameEvent::Joined { user, name: name.trim().to_string() }, Some(user), rid, now).await?;
+    let v = view::game(&slot.live, Viewer::of(&slot.live, user), now);
+    Ok(Json(json!({"seq": c.seq(), "game": v})).into_response())
+}
+
+/// `POST /api/games/{id}/start`: the host deals the roles (by the seed) and day 1 opens.
+pub async fn start<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
+    let user = who(&st, &h, true).await?;
+    let Path(id) = id?;
+    let (mut slot, now) = locked(&st, id).await?;
+    if slot.live.host != user {
+        return Err(ApiError::Forbidden);
+    }
+    let n = slot.live.members.len();
+    if n < ostrov_engine::MIN_PLAYERS {
+        return Err(ApiError::Conflict(
+            "too_few",
+            format!("Для начала нужно хотя бы {} игрока, а присоединилось {n}.", ostrov_engine::MIN_PLAYERS),
+        ));
+    }
+    let roles = slot.live.config.deal(n).map_err(|m| ApiError::Conflict("bad_setup", m))?;
+    let roles = roles.iter().map(|r| r.id().to_string()).collect();
+    let c = commit(&st, &mut slot, GameEvent::Started { roles }, Some(user), None, now).await?;
+    Ok(Json(json!({"seq": c.seq(), "game": view::game(&slot.live, Viewer::Host, now)})).into_response())
+}

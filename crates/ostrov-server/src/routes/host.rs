@@ -1,0 +1,179 @@
+//! The host's powers (RULES.md §7): answer the Spirit, flag a violation (the player's vote
+//! does not count), disqualify a player, fix a random draw, extend a deadline, resolve now,
+//! pause and resume. Each is an event in the log; the public ones are in the game's history.
+
+use axum::body::Bytes;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use ostrov_engine::OrderEntry;
+use ostrov_store::Store;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{locked, request_id, who, St};
+use crate::live::{Fix, GameEvent, Status};
+use crate::view::{self, Viewer};
+use crate::{commit, ApiError};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Answer {
+    answer: bool,
+    #[serde(default)]
+    request_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Against {
+    target: String,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    request_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FixBody {
+    /// The open day by default.
+    #[serde(default)]
+    day: Option<u32>,
+    #[serde(default)]
+    event: Option<String>,
+    #[serde(default)]
+    chosen: Option<String>,
+    #[serde(default)]
+    tie_break: Option<Vec<String>>,
+    #[serde(default)]
+    deal: Option<std::collections::BTreeMap<String, String>>,
+    #[serde(default)]
+    request_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Extend {
+    /// The new deadline, RFC 3339 (`2026-12-03T22:00:00+03:00`).
+    #[serde(default)]
+    deadline: Option<String>,
+    /// Or: this many minutes more.
+    #[serde(default)]
+    minutes: Option<u32>,
+    #[serde(default)]
+    request_id: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Plain {
+    #[serde(default)]
+    request_id: Option<String>,
+}
+
+fn parse<T: DeserializeOwned + Default>(bytes: &Bytes) -> Result<T, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("Неверные данные: {e}")))
+}
+
+fn parse_req<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("Неверные данные: {e}")))
+}
+
+fn host_order(act: &str, target: Option<String>, reason: Option<String>, answer: Option<bool>) -> OrderEntry {
+    OrderEntry {
+        by: "host".into(),
+        act: act.into(),
+        target,
+        reason,
+        answer: answer.map(serde_json::Value::Bool),
+        ..OrderEntry::default()
+    }
+}
+
+/// `POST /api/games/{id}/host/{action}`.
+pub async fn act<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Result<Path<(i64, String)>, PathRejection>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let user = who(&st, &h, true).await?;
+    let Path((id, action)) = p?;
+    let (mut slot, now) = locked(&st, id).await?;
+    if slot.live.host != user {
+        return Err(ApiError::Forbidden);
+    }
+    let live = &slot.live;
+    if live.status == Status::Lobby {
+        return Err(ApiError::Conflict("not_started", "Игра ещё не началась.".into()));
+    }
+    let open = live.open_day();
+    let need_open = || open.ok_or_else(|| ApiError::Conflict("not_open", "Сейчас нет открытого дня.".into()));
+    let with_clock = |mut o: OrderEntry| -> Result<(u32, OrderEntry), ApiError> {
+        let d = need_open()?;
+        let t = &live.days[d as usize - 1];
+        let at = live.times.clock(now, live.deadline(now).unwrap_or(t.deadline_at), t.midday_done);
+        o.at = Some(json!(at.to_string()));
+        Ok((d, o))
+    };
+    let (ev, rid) = match action.as_str() {
+        "answer" => {
+            let b: Answer = parse_req(&body)?;
+            let (day, order) = with_clock(host_order("answer", None, None, Some(b.answer)))?;
+            (GameEvent::Order { day, order }, b.request_id)
+        }
+        "penalty" | "remove" => {
+            let b: Against = parse_req(&body)?;
+            if b.reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
+                return Err(ApiError::BadRequest("Причина длиннее 500 символов.".into()));
+            }
+            let (day, order) = with_clock(host_order(&action, Some(b.target), b.reason, None))?;
+            (GameEvent::Order { day, order }, b.request_id)
+        }
+        "fix" => {
+            let b: FixBody = parse_req(&body)?;
+            let day = match (b.day, open) {
+                (Some(d), _) => d,
+                (None, Some(d)) => d,
+                (None, None) => live.days.len() as u32 + 1,
+            };
+            let fix = Fix { event: b.event, chosen: b.chosen, tie_break: b.tie_break, deal: b.deal };
+            (GameEvent::Fixed { day, fix }, b.request_id)
+        }
+        "extend" => {
+            let b: Extend = parse_req(&body)?;
+            let day = need_open()?;
+            let current = live.days[day as usize - 1].deadline_at;
+            let deadline_at = match (&b.deadline, b.minutes) {
+                (Some(s), None) => s
+                    .parse::<jiff::Timestamp>()
+                    .map_err(|_| ApiError::BadRequest(format!("Дедлайн «{s}» — не время RFC 3339.")))?
+                    .as_second(),
+                (None, Some(m)) if (1..=60 * 24 * 14).contains(&m) => current + m as i64 * 60,
+                _ => {
+                    return Err(ApiError::BadRequest(
+                        "Укажите либо deadline (время RFC 3339), либо minutes (от 1 до 20160).".into(),
+                    ))
+                }
+            };
+            (GameEvent::Extended { day, deadline_at }, b.request_id)
+        }
+        "resolve" => {
+            let b: Plain = parse(&body)?;
+            (GameEvent::Resolved { day: need_open()?, early: true }, b.request_id)
+        }
+        "pause" => (GameEvent::Paused {}, parse::<Plain>(&body)?.request_id),
+        "resume" => (GameEvent::Resumed {}, parse::<Plain>(&body)?.request_id),
+        _ => return Err(ApiError::NotFound),
+    };
+    let rid = request_id(user, rid)?;
+    let c = commit(&st, &mut slot, ev, Some(user), rid, now).await?;
+    Ok(Json(json!({"seq": c.seq(), "game": view::game(&slot.live, Viewer::Host, now)})).into_response())
+}

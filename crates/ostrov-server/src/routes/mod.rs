@@ -1,0 +1,71 @@
+//! The game API, one module per area: games (create, list, join, start, view), orders,
+//! the host's powers, and what a game publishes (newspapers, inbox, report, game file).
+
+mod games;
+mod host;
+mod orders;
+mod papers;
+
+use std::sync::Arc;
+
+use axum::extract::rejection::{JsonRejection, PathRejection};
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use ostrov_store::Store;
+use tokio::sync::OwnedMutexGuard;
+
+use crate::auth::{require_csrf, user_of};
+use crate::{advance, ApiError, AppState, Slot};
+
+type St<S> = State<Arc<AppState<S>>>;
+type Body<T> = Result<Json<T>, JsonRejection>;
+type Id = Result<Path<i64>, PathRejection>;
+
+pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
+    Router::new()
+        .route("/games", get(games::list::<S>).post(games::create::<S>))
+        .route("/games/{id}", get(games::show::<S>))
+        .route("/invites/{invite}", get(games::invite::<S>))
+        .route("/invites/{invite}/join", post(games::join::<S>))
+        .route("/games/{id}/start", post(games::start::<S>))
+        .route("/games/{id}/orders", get(orders::mine::<S>).post(orders::send::<S>))
+        .route("/games/{id}/inbox", get(papers::inbox::<S>))
+        .route("/games/{id}/newspapers", get(papers::list::<S>))
+        .route("/games/{id}/newspapers/{day}/{kind}", get(papers::paper::<S>))
+        .route("/games/{id}/report", get(papers::report::<S>))
+        .route("/games/{id}/gamefile", get(papers::gamefile::<S>))
+        .route("/games/{id}/events", get(papers::events::<S>))
+        .route("/games/{id}/host/{action}", post(host::act::<S>))
+}
+
+/// The game `id`, locked, with its due scheduler steps run first (so a request after a
+/// deadline sees the resolved day even between two scheduler ticks).
+async fn locked<S: Store>(st: &AppState<S>, id: i64) -> Result<(OwnedMutexGuard<Slot>, i64), ApiError> {
+    let game = st.game(id)?;
+    let mut slot = game.lock_owned().await;
+    let now = st.clock.now();
+    advance(st, &mut slot, now).await?;
+    Ok((slot, now))
+}
+
+/// The logged-in user (401 otherwise); for a mutating request also the CSRF header.
+async fn who<S: Store>(st: &AppState<S>, h: &HeaderMap, mutating: bool) -> Result<i64, ApiError> {
+    let user = user_of(st, h).await?;
+    if mutating {
+        require_csrf(h)?;
+    }
+    Ok(user)
+}
+
+/// A client request id: at most 100 printable characters; kept per user, so one user's
+/// ids never collide with another's or with the scheduler's.
+fn request_id(user: i64, r: Option<String>) -> Result<Option<String>, ApiError> {
+    match r {
+        Some(r) if r.is_empty() || r.chars().count() > 100 || r.chars().any(char::is_control) => {
+            Err(ApiError::BadRequest("request_id: от 1 до 100 печатных символов.".into()))
+        }
+        r => Ok(r.map(|r| format!("user{user}:{r}"))),
+    }
+}

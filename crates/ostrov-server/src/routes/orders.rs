@@ -1,0 +1,141 @@
+//! Orders: a player sends (and by sending again, changes) their orders until the deadline.
+//! Each is checked at once by the engine against the rules and the player's state now; a
+//! refused order gets its reason in Russian (422), a late one `late`.
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use ostrov_engine::{fold_name, OrderEntry, Refusal};
+use ostrov_store::Store;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{locked, request_id, who, Body, Id, St};
+use crate::live::{GameEvent, Status};
+use crate::view;
+use crate::{commit, ApiError, Committed};
+
+/// An order as a player sends it: the fields of GAME_FILE.md's orders, without `by` and
+/// `at` (the server knows who and when).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrderBody {
+    pub act: String,
+    #[serde(default)]
+    pub target: Option<String>,
+    #[serde(default)]
+    pub targets: Option<Vec<String>>,
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub item: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Optional: must be the caller's own name.
+    #[serde(default)]
+    pub by: Option<String>,
+    /// Optional: the day the order is for; refused as `late` if that day is over.
+    #[serde(default)]
+    pub day: Option<u32>,
+    /// Optional: resending an order with the same id is a no-op that answers the same.
+    #[serde(default)]
+    pub request_id: Option<String>,
+}
+
+fn short(field: &str, s: &Option<String>, max: usize) -> Result<(), ApiError> {
+    match s {
+        Some(v) if v.chars().count() > max => {
+            Err(ApiError::BadRequest(format!("Поле {field} длиннее {max} символов.")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `POST /api/games/{id}/orders`.
+pub async fn send<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    id: Id,
+    body: Body<OrderBody>,
+) -> Result<Response, ApiError> {
+    let user = who(&st, &h, true).await?;
+    let Path(id) = id?;
+    let Json(b) = body?;
+    short("act", &Some(b.act.clone()), 40)?;
+    for (f, v) in [("target", &b.target), ("from", &b.from), ("item", &b.item), ("by", &b.by)] {
+        short(f, v, 80)?;
+    }
+    short("text", &b.text, 500)?;
+    if b.targets.as_ref().is_some_and(|t| t.len() > 2 || t.iter().any(|x| x.chars().count() > 80)) {
+        return Err(ApiError::BadRequest("Поле targets: не больше двух имён.".into()));
+    }
+    let rid = request_id(user, b.request_id)?;
+    let (mut slot, now) = locked(&st, id).await?;
+    let live = &slot.live;
+    let Some(seat) = live.seat_of(user) else { return Err(ApiError::Forbidden) };
+    let me = live.members[seat.index()].name.clone();
+    if b.by.as_deref().is_some_and(|by| fold_name(by) != fold_name(&me)) {
+        return Err(ApiError::Conflict("not_yours", "Можно отдавать приказы только за себя.".into()));
+    }
+    if let Some(seq) = rid.as_ref().and_then(|r| slot.requests.get(r)) {
+        return Ok(Json(json!({"accepted": true, "duplicate": true, "seq": seq})).into_response());
+    }
+    match live.status {
+        Status::Lobby => return Err(ApiError::Conflict("not_started", "Игра ещё не началась.".into())),
+        Status::Over => return Err(ApiError::Refused(Refusal::GameOver)),
+        Status::Running => {}
+    }
+    let Some(day) = live.open_day() else {
+        let when = live.next_open_at.map(|t| format!(" Следующий день откроется {}.", live.times.show(t)));
+        return Err(ApiError::Conflict(
+            "late",
+            format!("Ход не принят: день уже подведён.{}", when.unwrap_or_default()),
+        ));
+    };
+    match b.day {
+        Some(d) if d < day => return Err(ApiError::Refused(Refusal::Late)),
+        Some(d) if d > day => {
+            return Err(ApiError::Conflict("not_open", format!("День {d} ещё не начался: сейчас идёт день {day}.")))
+        }
+        _ => {}
+    }
+    if b.act.trim().eq_ignore_ascii_case("bunker") && b.item.is_some() {
+        return Err(ApiError::BadRequest("В бункере вещь из резерва вытягивается жребием: поле item не нужно.".into()));
+    }
+    let t = &live.days[day as usize - 1];
+    let deadline = live.deadline(now).unwrap_or(t.deadline_at);
+    let at = live.times.clock(now, deadline, t.midday_done);
+    let entry = OrderEntry {
+        by: me,
+        act: b.act.trim().to_string(),
+        target: b.target,
+        targets: b.targets,
+        from: b.from,
+        item: b.item,
+        text: b.text,
+        answer: None,
+        reason: None,
+        at: Some(json!(at.to_string())),
+    };
+    let c = commit(&st, &mut slot, GameEvent::Order { day, order: entry.clone() }, Some(user), rid, now).await?;
+    Ok(Json(json!({
+        "accepted": true,
+        "duplicate": matches!(c, Committed::Duplicate(_)),
+        "seq": c.seq(),
+        "day": day,
+        "at": at.to_string(),
+        "order": entry,
+    }))
+    .into_response())
+}
+
+/// `GET /api/games/{id}/orders`: the caller's accepted orders of the open day.
+pub async fn mine<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
+    let user = who(&st, &h, false).await?;
+    let Path(id) = id?;
+    let (slot, _) = locked(&st, id).await?;
+    let Some(seat) = slot.live.seat_of(user) else { return Err(ApiError::Forbidden) };
+    let name = slot.live.members[seat.index()].name.clone();
+    Ok(Json(json!({"day": slot.live.open_day(), "orders": view::orders_of(&slot.live, Some(&name))})).into_response())
+}

@@ -1,0 +1,175 @@
+//! What a game publishes: the newspapers (to everyone), a player's private messages (to
+//! that player), and for the host (for everyone once the game is over) the full report,
+//! the game file that replays the game, and the raw event log.
+
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use ostrov_engine::Report;
+use ostrov_paper::Format;
+use ostrov_store::Store;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{locked, who, Id, St};
+use crate::view::{self, Viewer};
+use crate::ApiError;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormatQuery {
+    #[serde(default)]
+    format: Option<String>,
+}
+
+fn format_of(q: Result<Query<FormatQuery>, QueryRejection>, default: &str) -> Result<String, ApiError> {
+    let Query(q) = q?;
+    Ok(q.format.unwrap_or_else(|| default.to_string()))
+}
+
+fn paper_format(s: &str) -> Result<Format, ApiError> {
+    s.parse::<Format>()
+        .map_err(|_| ApiError::BadRequest(format!("Неизвестный формат «{s}»: нужен markdown, bbcode, html или plain.")))
+}
+
+fn text(body: String, format: Format) -> Response {
+    let ct = match format {
+        Format::Html => "text/html; charset=utf-8",
+        Format::Markdown => "text/markdown; charset=utf-8",
+        _ => "text/plain; charset=utf-8",
+    };
+    let mut r = body.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(ct));
+    r
+}
+
+/// `GET /api/games/{id}/newspapers`: the published newspapers.
+pub async fn list<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
+    let _ = who(&st, &h, false).await?;
+    let Path(id) = id?;
+    let (slot, _) = locked(&st, id).await?;
+    let v: Vec<_> = view::published(&slot.live)
+        .into_iter()
+        .map(|(day, kind)| json!({"day": day, "kind": kind, "url": format!("/api/games/{id}/newspapers/{day}/{kind}")}))
+        .collect();
+    Ok(Json(json!(v)).into_response())
+}
+
+/// `GET /api/games/{id}/newspapers/{day}/{kind}?format=markdown|bbcode|html|plain`.
+pub async fn paper<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Result<Path<(i64, u32, String)>, PathRejection>,
+    q: Result<Query<FormatQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let _ = who(&st, &h, false).await?;
+    let Path((id, day, kind)) = p?;
+    let f = paper_format(&format_of(q, "markdown")?)?;
+    let (slot, _) = locked(&st, id).await?;
+    let live = &slot.live;
+    if !view::published(live).iter().any(|(d, k)| *d == day && *k == kind) {
+        return Err(ApiError::NotFound);
+    }
+    let m = live.m.as_ref().ok_or(ApiError::NotFound)?;
+    let doc = match kind.as_str() {
+        "bulletin" => ostrov_paper::bulletin(m, day),
+        "evening" => ostrov_paper::evening(m, day),
+        _ => ostrov_paper::final_paper(m),
+    };
+    Ok(text(doc.render(f), f))
+}
+
+/// `GET /api/games/{id}/inbox?format=…`: the caller's private messages (JSON by default).
+pub async fn inbox<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    id: Id,
+    q: Result<Query<FormatQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let user = who(&st, &h, false).await?;
+    let Path(id) = id?;
+    let fmt = format_of(q, "json")?;
+    let (slot, _) = locked(&st, id).await?;
+    let Some(seat) = slot.live.seat_of(user) else { return Err(ApiError::Forbidden) };
+    let Some(m) = &slot.live.m else {
+        return Err(ApiError::Conflict("not_started", "Игра ещё не началась.".into()));
+    };
+    if fmt == "json" {
+        let v: Vec<_> = m
+            .state
+            .notices
+            .iter()
+            .filter(|n| n.to == seat)
+            .map(|n| json!({"day": n.day, "text": ostrov_engine::notice_text(&m.state, &n.kind)}))
+            .collect();
+        return Ok(Json(json!(v)).into_response());
+    }
+    let f = paper_format(&fmt)?;
+    Ok(text(ostrov_paper::inbox(m, seat, None, f), f))
+}
+
+async fn full_view<S: Store>(
+    st: &crate::AppState<S>,
+    h: &HeaderMap,
+    id: i64,
+) -> Result<(tokio::sync::OwnedMutexGuard<crate::Slot>, i64), ApiError> {
+    let user = who(st, h, false).await?;
+    let (slot, now) = locked(st, id).await?;
+    if !Viewer::of(&slot.live, user).sees_all(&slot.live) {
+        return Err(ApiError::Forbidden);
+    }
+    Ok((slot, now))
+}
+
+/// `GET /api/games/{id}/report`: the JSON report of GAME_FILE.md (host; all once over).
+pub async fn report<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
+    let Path(id) = id?;
+    let (slot, _) = full_view(&st, &h, id).await?;
+    let m = slot.live.m.as_ref().ok_or_else(|| ApiError::Conflict("not_started", "Игра ещё не началась.".into()))?;
+    let mut r = Report::of(m).to_json().into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(r)
+}
+
+/// `GET /api/games/{id}/gamefile?format=toml|json`: the game file (GAME_FILE.md) that
+/// `ostrov resolve` replays into this game (host; all once over).
+pub async fn gamefile<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    id: Id,
+    q: Result<Query<FormatQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Path(id) = id?;
+    let fmt = format_of(q, "toml")?;
+    let (slot, _) = full_view(&st, &h, id).await?;
+    let file = &slot.live.file;
+    let (body, ct) = match fmt.as_str() {
+        "toml" => (file.to_toml(), "application/toml; charset=utf-8"),
+        "json" => {
+            (serde_json::to_string_pretty(file).map_err(|e| ApiError::Internal(e.to_string()))?, "application/json")
+        }
+        other => return Err(ApiError::BadRequest(format!("Неизвестный формат «{other}»: нужен toml или json."))),
+    };
+    let mut r = body.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(ct));
+    Ok(r)
+}
+
+/// `GET /api/games/{id}/events`: the game's whole log, for audit (host; all once over).
+pub async fn events<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
+    let Path(id) = id?;
+    let _ = full_view(&st, &h, id).await?;
+    let v: Vec<_> = st
+        .store
+        .events(id)
+        .await?
+        .into_iter()
+        .map(|e| {
+            json!({"seq": e.seq, "at": e.at, "author": e.author, "request_id": e.client_request_id,
+                   "kind": e.kind, "payload": e.payload})
+        })
+        .collect();
+    Ok(Json(json!(v)).into_response())
+}

@@ -1,0 +1,180 @@
+//! A game's schedule: the day opens at 22:00, the 13:00 stage, the 21:00 deadline —
+//! wall-clock times in a time zone (Europe/Moscow by default), all configurable per game.
+
+use jiff::civil::Time;
+use jiff::tz::TimeZone;
+use jiff::Timestamp;
+use ostrov_engine::Clock;
+use serde::{Deserialize, Serialize};
+
+/// The schedule as the host writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Schedule {
+    /// An IANA time zone name.
+    #[serde(default = "Schedule::default_tz")]
+    pub tz: String,
+    /// When a new day opens (after the previous resolution).
+    #[serde(default = "Schedule::default_open")]
+    pub open: String,
+    /// The intermediate stage (R-EVENT-1).
+    #[serde(default = "Schedule::default_midday")]
+    pub midday: String,
+    /// The deadline and the resolution.
+    #[serde(default = "Schedule::default_deadline")]
+    pub deadline: String,
+}
+
+impl Default for Schedule {
+    fn default() -> Self {
+        Schedule {
+            tz: Self::default_tz(),
+            open: Self::default_open(),
+            midday: Self::default_midday(),
+            deadline: Self::default_deadline(),
+        }
+    }
+}
+
+/// A checked schedule.
+#[derive(Clone, Debug)]
+pub struct Times {
+    tz: TimeZone,
+    open: Time,
+    midday: Time,
+    deadline: Time,
+}
+
+/// One minute: an order sent during the minute of 13:00 (21:00) counts as sent at 13:00
+/// (21:00), O-TIME-1; the stage runs when that minute is over.
+pub const GRACE: i64 = 60;
+
+impl Schedule {
+    fn default_tz() -> String {
+        "Europe/Moscow".into()
+    }
+    fn default_open() -> String {
+        "22:00".into()
+    }
+    fn default_midday() -> String {
+        "13:00".into()
+    }
+    fn default_deadline() -> String {
+        "21:00".into()
+    }
+
+    /// Checks the zone and the three times; the message is in Russian.
+    pub fn check(&self) -> Result<Times, String> {
+        let tz = TimeZone::get(&self.tz).map_err(|_| format!("Неизвестный часовой пояс «{}».", self.tz))?;
+        let time = |field: &str, s: &str| -> Result<Time, String> {
+            let c = Clock::parse(s).ok_or_else(|| format!("Время {field} «{s}» должно быть в виде ЧЧ:ММ."))?;
+            Ok(Time::constant((c.0 / 60) as i8, (c.0 % 60) as i8, 0, 0))
+        };
+        let open = time("открытия дня", &self.open)?;
+        let midday = time("промежуточного этапа", &self.midday)?;
+        let deadline = time("дедлайна", &self.deadline)?;
+        if midday == deadline {
+            return Err("Промежуточный этап и дедлайн не могут быть в одно время.".into());
+        }
+        Ok(Times { tz, open, midday, deadline })
+    }
+}
+
+impl Times {
+    fn next(&self, at: Time, after: i64) -> i64 {
+        let Ok(ts) = Timestamp::from_second(after) else { return after };
+        let z = ts.to_zoned(self.tz.clone());
+        let mut date = z.date();
+        for _ in 0..3 {
+            if let Ok(c) = date.to_datetime(at).to_zoned(self.tz.clone()) {
+                if c.timestamp().as_second() > after {
+                    return c.timestamp().as_second();
+                }
+            }
+            date = date.tomorrow().unwrap_or(date);
+        }
+        after + 24 * 3600
+    }
+
+    /// The first opening time strictly after `after`.
+    pub fn next_open(&self, after: i64) -> i64 {
+        self.next(self.open, after)
+    }
+
+    /// The 13:00 stage and the deadline of a day that opens at `opened`.
+    pub fn day_after_opening(&self, opened: i64) -> (i64, i64) {
+        let midday = self.next(self.midday, opened);
+        (midday, self.next(self.deadline, midday))
+    }
+
+    /// The game-day time (the `at` of a game file) of an order sent at `now` on a day
+    /// whose deadline is `deadline`: the wall-clock time, clamped so that the morning stays
+    /// at or before 13:00 and the afternoon after 13:00 and at or before 21:00; an order
+    /// sent on an earlier date (the evening before) is 00:00, one after the deadline's date
+    /// is 21:00. Monotone in `now`, so the file's order by time is the order of arrival.
+    pub fn clock(&self, now: i64, deadline: i64, afternoon: bool) -> Clock {
+        let local = |t: i64| Timestamp::from_second(t).map(|ts| ts.to_zoned(self.tz.clone())).ok();
+        let (Some(n), Some(d)) = (local(now), local(deadline)) else { return Clock::NOON };
+        let minutes = n.hour() as u16 * 60 + n.minute() as u16;
+        let (lo, hi) = if afternoon { (Clock::MIDDAY.0 + 1, Clock::DEADLINE.0) } else { (0, Clock::MIDDAY.0) };
+        let m = match n.date().cmp(&d.date()) {
+            std::cmp::Ordering::Less => lo,
+            std::cmp::Ordering::Equal => minutes.clamp(lo, hi),
+            std::cmp::Ordering::Greater => hi,
+        };
+        Clock(m)
+    }
+
+    /// `t` as an RFC 3339 time in the schedule's zone.
+    pub fn show(&self, t: i64) -> String {
+        Timestamp::from_second(t)
+            .map(|ts| ts.to_zoned(self.tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string())
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msk(s: &str) -> i64 {
+        s.parse::<jiff::civil::DateTime>()
+            .unwrap()
+            .to_zoned(TimeZone::get("Europe/Moscow").unwrap())
+            .unwrap()
+            .timestamp()
+            .as_second()
+    }
+
+    #[test]
+    fn default_day_runs_from_22_to_21_moscow() {
+        let t = Schedule::default().check().unwrap();
+        let open = t.next_open(msk("2026-12-01T21:01:00"));
+        assert_eq!(open, msk("2026-12-01T22:00:00"));
+        let (mid, dl) = t.day_after_opening(open);
+        assert_eq!(mid, msk("2026-12-02T13:00:00"));
+        assert_eq!(dl, msk("2026-12-02T21:00:00"));
+        assert_eq!(t.show(dl), "2026-12-02T21:00:00+03:00");
+    }
+
+    #[test]
+    fn clock_is_the_moscow_time_clamped_to_the_phase() {
+        let t = Schedule::default().check().unwrap();
+        let dl = msk("2026-12-02T21:00:00");
+        assert_eq!(t.clock(msk("2026-12-01T23:30:00"), dl, false), Clock(0));
+        assert_eq!(t.clock(msk("2026-12-02T09:15:40"), dl, false), Clock::hm(9, 15));
+        // O-TIME-1: the minute of 13:00 is still the morning.
+        assert_eq!(t.clock(msk("2026-12-02T13:00:59"), dl, false), Clock::hm(13, 0));
+        assert_eq!(t.clock(msk("2026-12-02T13:00:59"), dl, true), Clock::hm(13, 1));
+        assert_eq!(t.clock(msk("2026-12-02T20:59:00"), dl, true), Clock::hm(20, 59));
+        assert_eq!(t.clock(msk("2026-12-03T01:00:00"), dl, true), Clock::DEADLINE);
+    }
+
+    #[test]
+    fn bad_schedules_are_named() {
+        let s = Schedule { tz: "Mars/Olympus".into(), ..Schedule::default() };
+        assert!(s.check().unwrap_err().contains("Mars/Olympus"));
+        let s = Schedule { midday: "25:00".into(), ..Schedule::default() };
+        assert!(s.check().unwrap_err().contains("25:00"));
+    }
+}

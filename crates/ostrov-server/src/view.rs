@@ -1,0 +1,183 @@
+//! What each viewer may see of a game. A player sees their own role, item, orders and
+//! private messages; the pack (werewolves and halfblood) sees each other's roles; the host
+//! sees everything; everybody sees the public roles (of the dead, revealed by the
+//! authority or a removal, and all of them once the game is over).
+
+use ostrov_engine::{Death, Match, NoticeKind, PlayerId, Side};
+use serde_json::{json, Value};
+
+use crate::live::{Live, Status};
+use crate::schedule::GRACE;
+
+/// Who is looking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    Host,
+    Player(PlayerId),
+    /// A logged-in user who is not in the game.
+    Outsider,
+}
+
+impl Viewer {
+    pub fn of(live: &Live, user: i64) -> Viewer {
+        if user == live.host {
+            Viewer::Host
+        } else {
+            live.seat_of(user).map_or(Viewer::Outsider, Viewer::Player)
+        }
+    }
+
+    /// Whether the viewer may see everything: the host, or anyone once the game is over.
+    pub fn sees_all(self, live: &Live) -> bool {
+        self == Viewer::Host || live.status == Status::Over
+    }
+}
+
+/// The players whose roles `p` knows from the start: the pack (R-SIDE-2).
+pub fn pack_of(m: &Match, p: PlayerId) -> Vec<PlayerId> {
+    let mut v: Vec<PlayerId> = Vec::new();
+    for n in m.state.notices.iter().filter(|n| n.to == p) {
+        if let NoticeKind::Pack(list) = &n.kind {
+            for q in list {
+                if !v.contains(q) {
+                    v.push(*q);
+                }
+            }
+        }
+    }
+    v
+}
+
+fn role_json(m: &Match, q: PlayerId) -> Value {
+    let pl = m.state.player(q);
+    json!({"id": pl.role.id(), "name": pl.role.ru(), "turned": pl.turned})
+}
+
+fn item_json(m: &Match, q: PlayerId) -> Value {
+    match m.state.player(q).item {
+        Some(h) => json!({"id": h.item.id(), "name": h.item.ru(), "charged": h.charged}),
+        None => Value::Null,
+    }
+}
+
+fn death_id(d: Death) -> &'static str {
+    match d {
+        Death::Lynch => "lynch",
+        Death::Night => "night",
+        Death::Removed => "removed",
+    }
+}
+
+/// The game as `viewer` may see it at `now`.
+pub fn game(live: &Live, viewer: Viewer, now: i64) -> Value {
+    let all = viewer.sees_all(live);
+    let mut v = json!({
+        "id": live.id,
+        "title": live.config.title,
+        "status": live.status,
+        "slots": live.config.slots,
+        "schedule": live.config.schedule,
+        "members": live.members.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
+        "paused": live.paused_at.is_some(),
+        "history": live.history,
+        "newspapers": newspapers(live),
+        "viewer": match viewer { Viewer::Host => "host", Viewer::Player(_) => "player", Viewer::Outsider => "outsider" },
+    });
+    if viewer == Viewer::Host {
+        v["setup"] = serde_json::to_value(&live.config).unwrap_or(Value::Null);
+    }
+    let Some(m) = &live.m else { return v };
+    let pack = match viewer {
+        Viewer::Player(p) => pack_of(m, p),
+        _ => Vec::new(),
+    };
+    let players: Vec<Value> = m
+        .state
+        .list_order
+        .iter()
+        .map(|&q| {
+            let pl = m.state.player(q);
+            let mut e = json!({"name": pl.name, "alive": pl.alive});
+            if let (Some(d), Some(day)) = (pl.death, pl.died_on_day) {
+                e["death"] = json!({"how": death_id(d), "day": day});
+            }
+            let own = viewer == Viewer::Player(q);
+            if all || pl.role_public || own || (pack.contains(&q) && m.state.player(q).role.side() == Side::Werewolves)
+            {
+                e["role"] = role_json(m, q);
+            }
+            if all || own {
+                e["item"] = item_json(m, q);
+            }
+            e
+        })
+        .collect();
+    v["players"] = json!(players);
+    v["day"] = json!(m.state.day);
+    if let Some(d) = live.open_day() {
+        let t = &live.days[d as usize - 1];
+        let shift = live.paused_at.map_or(0, |p| (now - p).max(0));
+        v["open"] = json!({
+            "day": d,
+            "event": m.state.event.map(|e| json!({"id": e.id(), "name": e.ru(), "meaning": e.meaning_ru()})),
+            "phase": if t.midday_done { "afternoon" } else { "morning" },
+            "midday": if t.midday_done { Value::Null } else { json!(live.times.show(t.midday_at + shift)) },
+            "deadline": live.times.show(t.deadline_at + shift),
+            "orders_until": live.times.show(t.deadline_at + shift + GRACE - 1),
+        });
+    } else if let Some(o) = live.next_open_at {
+        v["next_day_opens"] = json!(live.times.show(o));
+    }
+    if let Some(w) = m.winner() {
+        v["winner"] = json!({"id": w.id(), "name": w.ru()});
+    }
+    if let Viewer::Player(p) = viewer {
+        let pl = m.state.player(p);
+        v["you"] = json!({
+            "name": pl.name,
+            "alive": pl.alive,
+            "role": role_json(m, p),
+            "item": item_json(m, p),
+            "pack": pack.iter().map(|q| m.state.name(*q).to_string()).collect::<Vec<_>>(),
+            "orders": orders_of(live, Some(&pl.name)),
+        });
+    }
+    if viewer == Viewer::Host {
+        v["orders"] = json!(orders_of(live, None));
+    }
+    v
+}
+
+/// The open day's accepted orders, of one player (by name) or all.
+pub fn orders_of(live: &Live, by: Option<&str>) -> Vec<Value> {
+    let Some(d) = live.open_day() else { return Vec::new() };
+    let Some(entry) = live.file.days.get(d as usize - 1) else { return Vec::new() };
+    entry
+        .orders
+        .iter()
+        .filter(|o| by.is_none_or(|b| ostrov_engine::fold_name(&o.by) == ostrov_engine::fold_name(b)))
+        .map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
+        .collect()
+}
+
+/// The newspapers published so far: `(day, kind)` with kind `bulletin`, `evening`, `final`.
+pub fn published(live: &Live) -> Vec<(u32, &'static str)> {
+    let mut out = Vec::new();
+    for (i, t) in live.days.iter().enumerate() {
+        let d = i as u32 + 1;
+        if t.midday_done || t.resolved_at.is_some() {
+            out.push((d, "bulletin"));
+        }
+        if t.resolved_at.is_some() {
+            out.push((d, "evening"));
+        }
+    }
+    if live.status == Status::Over {
+        out.push((live.days.len() as u32, "final"));
+    }
+    out
+}
+
+fn newspapers(live: &Live) -> Vec<Value> {
+    published(live).into_iter().map(|(day, kind)| json!({"day": day, "kind": kind})).collect()
+}
