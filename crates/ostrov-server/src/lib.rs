@@ -19,6 +19,7 @@
 //! ```
 
 pub mod auth;
+pub mod client;
 pub mod error;
 pub mod live;
 pub mod ratelimit;
