@@ -88,9 +88,9 @@ pub async fn send<S: Store>(
     }
     let Some(day) = live.open_day() else {
         let when = live.next_open_at.map(|t| format!(" Следующий день откроется {}.", live.times.show(t)));
-        return Err(ApiError::Conflict(
+        return Err(ApiError::Invalid(
             "late",
-            format!("Ход не принят: день уже подведён.{}", when.unwrap_or_default()),
+            format!("Ход не принят: он прислан после дедлайна, день уже подведён.{}", when.unwrap_or_default()),
         ));
     };
     match b.day {
