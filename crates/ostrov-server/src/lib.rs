@@ -145,14 +145,35 @@ pub async fn commit<S: Store>(
     if let Some(seq) = request.as_ref().and_then(|r| slot.requests.get(r)) {
         return Ok(Committed::Duplicate(*seq));
     }
-    let mut next = slot.live.clone();
-    next.apply(&ev, now)?;
+    // An order is checked by the engine without copying the game; any other event is
+    // applied to a copy first. Either way nothing is stored that the fold would refuse.
+    let next = match &ev {
+        GameEvent::Order { day, order } => {
+            slot.live.check_order(*day, order)?;
+            None
+        }
+        _ => {
+            let mut next = slot.live.clone();
+            next.apply(&ev, now)?;
+            Some(next)
+        }
+    };
     let (kind, payload) = ev.split();
     let new = NewEvent { at: now, author, client_request_id: request.clone(), kind, payload };
     match st.store.append(slot.live.id, &new).await? {
         Appended::New(seq) => {
-            next.seq = seq;
-            slot.live = next;
+            match next {
+                Some(next) => slot.live = next,
+                None => {
+                    if let Err(e) = slot.live.apply(&ev, now) {
+                        return Err(ApiError::Internal(format!(
+                            "game {}: a checked order did not apply: {e:?}",
+                            slot.live.id
+                        )));
+                    }
+                }
+            }
+            slot.live.seq = seq;
             if let Some(r) = request {
                 slot.requests.insert(r, seq);
             }

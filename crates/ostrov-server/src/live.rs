@@ -348,6 +348,15 @@ impl Live {
         &mut self.file.days[day as usize - 1]
     }
 
+    /// Checks an order event without changing anything: what [`Live::apply`] would say.
+    pub fn check_order(&self, day: u32, order: &OrderEntry) -> Result<(), Refused> {
+        if self.open_day() != Some(day) {
+            return Err(Refused::Rule(if self.status == Status::Over { Refusal::GameOver } else { Refusal::Late }));
+        }
+        let o = self.setup().order(order).map_err(|e| state("bad_order", format!("Неверный приказ: {e}.")))?;
+        self.m.as_ref().expect("a running game has a match").check(&o).map_err(Refused::Rule)
+    }
+
     /// Applies one event at time `at`. On an error nothing has changed that matters: the
     /// server applies events to a copy first and keeps it only when this succeeds.
     pub fn apply(&mut self, ev: &GameEvent, at: i64) -> Result<(), Refused> {
