@@ -22,6 +22,7 @@ pub mod auth;
 pub mod client;
 pub mod error;
 pub mod live;
+pub mod local;
 pub mod ratelimit;
 pub mod routes;
 pub mod schedule;

@@ -6,38 +6,11 @@
 //! into exactly the report the server holds. Then the server is restarted on the same file
 //! and folds the same game from its log.
 
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
 use ostrov_server::client::Client;
-use ostrov_server::{app, spawn_scheduler, AppState, Clock};
-use ostrov_store::SqliteStore;
+use ostrov_server::local::{LocalServer, ManualClock};
 use serde_json::{json, Value};
-
-struct TestClock(AtomicI64);
-
-impl Clock for TestClock {
-    fn now(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
-    }
-}
-
-/// A server on a loopback port, in its own runtime thread.
-fn serve(db: &std::path::Path, clock: Arc<TestClock>) -> (SocketAddr, tokio::runtime::Runtime) {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let path = db.to_str().unwrap().to_string();
-    let addr = rt.block_on(async move {
-        let store = SqliteStore::open(&path).await.unwrap();
-        let state = Arc::new(AppState::load(store, clock).await.unwrap());
-        spawn_scheduler(state.clone());
-        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = l.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(l, app(state)).await.unwrap() });
-        addr
-    });
-    (addr, rt)
-}
 
 /// 2026-12-01 22:00 Moscow time (19:00 UTC), the evening the game starts.
 const START: i64 = 1_796_151_600;
@@ -69,8 +42,9 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("game.db");
     let _ = std::fs::remove_file(&db);
-    let clock = Arc::new(TestClock(AtomicI64::new(START - HOUR)));
-    let (addr, rt) = serve(&db, clock.clone());
+    let clock = Arc::new(ManualClock::new(START - HOUR));
+    let server = LocalServer::start(&db, clock.clone()).unwrap();
+    let addr = server.addr;
 
     let mut host = Client::new(addr);
     ok(&host.post("/api/signup", json!({"name": "Ведущая", "password": "остров-страха"})).unwrap());
@@ -95,7 +69,7 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
         .collect();
     // Only the host starts the game.
     assert_eq!(seats[0].c.post(&format!("/api/games/{id}/start"), json!({})).unwrap().status, 403);
-    clock.0.store(START, Ordering::SeqCst);
+    clock.set(START);
     let g = ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
     assert_eq!(g["game"]["status"], "running");
     assert_eq!(g["game"]["open"]["deadline"], "2026-12-02T21:00:00+03:00");
@@ -119,7 +93,7 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
     for day in 1..=12u32 {
         let morning = START + (day as i64 - 1) * 24 * HOUR;
         // 12:00 Moscow: orders.
-        clock.0.store(morning + 14 * HOUR, Ordering::SeqCst);
+        clock.set(morning + 14 * HOUR);
         let view = ok(&host.get(&format!("/api/games/{id}")).unwrap());
         assert_eq!(view["open"]["day"], day);
         let alive = living(&view);
@@ -197,7 +171,7 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
             assert_eq!(r.status, 403);
         }
         // 13:01 Moscow: the 13:00 bulletin is out.
-        clock.0.store(morning + 15 * HOUR + 60, Ordering::SeqCst);
+        clock.set(morning + 15 * HOUR + 60);
         let papers = ok(&seats[0].c.get(&format!("/api/games/{id}/newspapers")).unwrap());
         assert!(papers.as_array().unwrap().iter().any(|p| p["day"] == day && p["kind"] == "bulletin"), "{papers}");
         let b = seats[0].c.get(&format!("/api/games/{id}/newspapers/{day}/bulletin")).unwrap();
@@ -208,13 +182,13 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
             // The host moves the deadline by half an hour; it shows in the public history.
             let g = ok(&host.post(&format!("/api/games/{id}/host/extend"), json!({"minutes": 30})).unwrap());
             assert_eq!(g["game"]["open"]["deadline"], "2026-12-03T21:30:00+03:00");
-            clock.0.store(morning + 23 * HOUR + 10 * 60, Ordering::SeqCst);
+            clock.set(morning + 23 * HOUR + 10 * 60);
             let v = ok(&host.get(&format!("/api/games/{id}")).unwrap());
             assert_eq!(v["open"]["day"], 2, "the extended day is still open at 21:10");
-            clock.0.store(morning + 23 * HOUR + 31 * 60, Ordering::SeqCst);
+            clock.set(morning + 23 * HOUR + 31 * 60);
         } else {
             // 21:00 exactly is still in time (O-TIME-1); 21:01 is the resolution.
-            clock.0.store(morning + 23 * HOUR + 30, Ordering::SeqCst);
+            clock.set(morning + 23 * HOUR + 30);
             if let Some(s) = seats.iter_mut().find(|s| alive.contains(&s.name)) {
                 let r = s.c.post(&format!("/api/games/{id}/orders"), json!({"act": "vote", "target": &alive[0]}));
                 let r = r.unwrap();
@@ -223,7 +197,7 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
                     assert_eq!(r.json()["at"], "21:00");
                 }
             }
-            clock.0.store(morning + 23 * HOUR + 61, Ordering::SeqCst);
+            clock.set(morning + 23 * HOUR + 61);
         }
         // The scheduler resolves the day on its own: wait for its tick, do not poke the game.
         let mut resolved = false;
@@ -254,7 +228,7 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
         }
         assert_eq!(v["next_day_opens"], format!("2026-12-{:02}T22:00:00+03:00", day + 1));
         // 22:00: the next day opens.
-        clock.0.store(morning + 24 * HOUR, Ordering::SeqCst);
+        clock.set(morning + 24 * HOUR);
     }
     assert!(winner.is_string(), "the game ended with a winner");
     let days = ok(&host.get(&format!("/api/games/{id}")).unwrap())["day"].as_u64().unwrap();
@@ -274,11 +248,11 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
     assert!(final_paper.as_array().unwrap().iter().any(|p| p["kind"] == "final"));
 
     // A restart folds the same game from the log.
-    drop(rt);
-    let (addr2, rt2) = serve(&db, clock.clone());
-    host.addr = addr2;
+    server.stop();
+    let again_server = LocalServer::start(&db, clock.clone()).unwrap();
+    host.addr = again_server.addr;
     let again = host.get(&format!("/api/games/{id}/report")).unwrap();
     assert_eq!(again.body, report.body, "the restarted server folds the same game");
-    drop(rt2);
+    again_server.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }

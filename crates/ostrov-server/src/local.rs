@@ -1,0 +1,97 @@
+//! A whole server on a loopback port in its own runtime, over a real SQLite file, with a
+//! clock the caller moves: for tests and load measurements.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use ostrov_server::local::{LocalServer, ManualClock};
+//! let clock = Arc::new(ManualClock::new(1_796_151_600));
+//! let server = LocalServer::start(std::path::Path::new("/tmp/t.db"), clock.clone()).unwrap();
+//! let mut c = server.client();
+//! let r = c.get("/api/me").unwrap();
+//! assert_eq!(r.status, 401);
+//! clock.advance(3600);
+//! ```
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use ostrov_store::SqliteStore;
+
+use crate::client::Client;
+use crate::{app, spawn_scheduler, AppState, Clock};
+
+/// A clock that stands still until moved.
+pub struct ManualClock(AtomicI64);
+
+impl ManualClock {
+    pub fn new(now: i64) -> ManualClock {
+        ManualClock(AtomicI64::new(now))
+    }
+    pub fn set(&self, now: i64) {
+        self.0.store(now, Ordering::SeqCst);
+    }
+    pub fn advance(&self, secs: i64) {
+        self.0.fetch_add(secs, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// A running server; dropping it stops it (its runtime shuts down).
+pub struct LocalServer {
+    pub addr: SocketAddr,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl LocalServer {
+    /// Opens (or creates) the database at `db`, folds every game in it, starts the
+    /// scheduler and serves on a free loopback port.
+    pub fn start(db: &Path, clock: Arc<dyn Clock>) -> Result<LocalServer, String> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        let path = db.to_str().ok_or("the database path is not UTF-8")?.to_string();
+        let addr = rt.block_on(async move {
+            let store = SqliteStore::open(&path).await.map_err(|e| e.to_string())?;
+            let state = Arc::new(AppState::load(store, clock).await?);
+            spawn_scheduler(state.clone());
+            let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
+            let addr = l.local_addr().map_err(|e| e.to_string())?;
+            tokio::spawn(async move {
+                if let Err(e) = axum::serve(l, app(state)).await {
+                    eprintln!("ostrov-server: {e}");
+                }
+            });
+            Ok::<_, String>(addr)
+        })?;
+        Ok(LocalServer { addr, runtime: Some(rt) })
+    }
+
+    /// A new client of this server, with no session yet.
+    pub fn client(&self) -> Client {
+        Client::new(self.addr)
+    }
+
+    /// Stops the server now.
+    pub fn stop(mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_timeout(std::time::Duration::from_secs(5));
+        }
+    }
+}
+
+impl Drop for LocalServer {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
