@@ -77,3 +77,22 @@ async fn signup_login_me_logout_csrf_and_bad_input() {
     let (s, _, j) = call(&r, "GET", "/api/nothing", false, None, "").await;
     assert_eq!((s, j["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
 }
+
+#[tokio::test]
+async fn five_wrong_passwords_lock_the_login_for_a_while() {
+    let store = SqliteStore::open(":memory:").await.unwrap();
+    let clock = Arc::new(ostrov_server::local::ManualClock::new(1_796_151_600));
+    let r = app(Arc::new(AppState::load(store, clock.clone()).await.unwrap()));
+    let creds = r#"{"name":"Гоша","password":"правильный-пароль"}"#;
+    assert_eq!(call(&r, "POST", "/api/signup", true, None, creds).await.0, StatusCode::OK);
+    let wrong = r#"{"name":"гоша","password":"неправильный"}"#;
+    for _ in 0..ostrov_server::ratelimit::MAX_FAILURES {
+        assert_eq!(call(&r, "POST", "/api/login", true, None, wrong).await.0, StatusCode::UNAUTHORIZED);
+    }
+    // Locked: even the right password waits; the message says how long.
+    let (s, _, j) = call(&r, "POST", "/api/login", true, None, creds).await;
+    assert_eq!((s, j["error"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("too_many_requests")));
+    assert!(j["message"].as_str().unwrap().contains("300 с"), "{j}");
+    clock.advance(ostrov_server::ratelimit::WINDOW);
+    assert_eq!(call(&r, "POST", "/api/login", true, None, creds).await.0, StatusCode::OK);
+}
