@@ -1,0 +1,293 @@
+//! `ostrov serve` survives SIGKILL: the real server process on a SQLite file, 50 players
+//! voting from 50 threads, killed mid-load and restarted on the same database. Every
+//! order answered "accepted" is in the log exactly once, a resent request id answers the
+//! same sequence number without a new event, and the day's resolution (the clock moved
+//! past the deadline, the server killed and restarted around it) happens exactly once.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use ostrov_server::client::Client;
+use serde_json::{json, Value};
+
+const PLAYERS: usize = 50;
+/// 2026-12-01 10:00 Moscow: day 1 opens at the start, before the 13:00 stage.
+const T0: i64 = 1_796_108_400;
+/// Its deadline, 21:00 Moscow.
+const DEADLINE: i64 = 1_796_148_000;
+
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Server {
+    fn start(db: &Path, clock: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ostrov"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .arg("--clock-file")
+            .arg(clock)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the first line");
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|r| r.split('/').next())
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Server { child, addr }
+    }
+
+    /// SIGKILL: no shutdown, no flush.
+    fn kill(mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("wait");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn ok(r: std::io::Result<ostrov_server::client::Reply>, what: &str) -> Value {
+    let r = r.unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!((200..300).contains(&r.status), "{what}: {} {}", r.status, r.body);
+    r.json()
+}
+
+fn signup(addr: SocketAddr, name: &str) -> (Client, i64) {
+    let mut c = Client::new(addr);
+    let v = ok(c.post("/api/signup", json!({"name": name, "password": "password-123"})), "signup");
+    (c, v["id"].as_i64().expect("user id"))
+}
+
+fn events(host: &mut Client, game: i64) -> Vec<Value> {
+    let v = ok(host.get(&format!("/api/games/{game}/events")), "events");
+    v.as_array().expect("an array").clone()
+}
+
+/// The log's request ids: each must be there once; `seq` by request id.
+fn request_seqs(log: &[Value]) -> HashMap<String, i64> {
+    let mut out = HashMap::new();
+    for (i, e) in log.iter().enumerate() {
+        assert_eq!(e["seq"].as_i64(), Some(i as i64 + 1), "the log's seqs run 1, 2, 3 …");
+        if let Some(r) = e["request_id"].as_str() {
+            assert!(out.insert(r.to_string(), e["seq"].as_i64().unwrap()).is_none(), "request id {r} twice in the log");
+        }
+    }
+    out
+}
+
+fn set_clock(path: &Path, t: i64) {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, t.to_string()).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+fn temp_dir() -> PathBuf {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let dir = std::env::temp_dir().join(format!("ostrov-serve-crash-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn accepted_orders_and_the_resolution_survive_sigkill() {
+    let started = Instant::now();
+    let dir = temp_dir();
+    let db = dir.join("ostrov.db");
+    let clock = dir.join("clock");
+    set_clock(&clock, T0);
+    let server = Server::start(&db, &clock);
+    let addr = server.addr;
+
+    let (mut host, _) = signup(addr, "Ведущий");
+    let g = ok(
+        host.post(
+            "/api/games",
+            json!({"title": "Краш-тест", "slots": PLAYERS, "setup": "werewolf=8,seer,nurse", "seed": 7}),
+        ),
+        "create",
+    );
+    let game = g["id"].as_i64().unwrap();
+    let invite = g["invite"].as_str().unwrap().to_string();
+
+    // Sign-ups (argon2) and joins, in parallel.
+    let names: Vec<String> = (0..PLAYERS).map(|i| format!("Игрок{i:02}")).collect();
+    let players: Vec<(Client, i64)> = thread::scope(|s| {
+        let hs: Vec<_> = names
+            .iter()
+            .map(|n| {
+                let invite = &invite;
+                s.spawn(move || {
+                    let (mut c, uid) = signup(addr, n);
+                    ok(c.post(&format!("/api/invites/{invite}/join"), json!({})), "join");
+                    (c, uid)
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    ok(host.post(&format!("/api/games/{game}/start"), json!({})), "start");
+
+    // 50 voters until the kill; every accepted request id (as stored) with its seq.
+    let accepted: Arc<Mutex<HashMap<String, i64>>> = Arc::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let voters: Vec<_> = players
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, (mut c, uid))| {
+            let (accepted, stop, names) = (accepted.clone(), stop.clone(), names.clone());
+            thread::spawn(move || {
+                let (mut sent, mut resent, mut refused) = (0u32, 0u32, 0u32);
+                let mut last: Option<(String, i64)> = None;
+                while !stop.load(Ordering::Relaxed) {
+                    let (rid, resend) = match &last {
+                        Some((r, _)) if sent % 5 == 4 => (r.clone(), true),
+                        _ => (format!("v{i}-{sent}"), false),
+                    };
+                    sent += 1;
+                    let target = &names[(i + 1 + sent as usize % (PLAYERS - 1)) % PLAYERS];
+                    let body = json!({"act": "vote", "target": target, "request_id": rid});
+                    let Ok(r) = c.post(&format!("/api/games/{game}/orders"), body) else { break };
+                    if r.status == 0 {
+                        break; // the connection died mid-answer
+                    }
+                    let v = r.json();
+                    if r.status != 200 || v["accepted"] != json!(true) {
+                        assert!(r.status >= 400, "an odd answer: {} {}", r.status, r.body);
+                        refused += 1;
+                        continue;
+                    }
+                    let seq = v["seq"].as_i64().expect("seq");
+                    if resend {
+                        resent += 1;
+                        assert_eq!(v["duplicate"], json!(true), "a resend is a duplicate: {}", r.body);
+                        assert_eq!(Some(seq), last.as_ref().map(|l| l.1), "a resend answers the same seq");
+                    } else {
+                        assert_eq!(v["duplicate"], json!(false), "a new request id is not a duplicate: {}", r.body);
+                        accepted.lock().unwrap().insert(format!("user{uid}:{rid}"), seq);
+                        last = Some((rid, seq));
+                    }
+                }
+                (sent, resent, refused)
+            })
+        })
+        .collect();
+    thread::sleep(Duration::from_millis(1500));
+    server.kill();
+    stop.store(true, Ordering::Relaxed);
+    let (mut sent, mut resent, mut refused) = (0, 0, 0);
+    for v in voters {
+        let (s, r, f) = v.join().expect("a voter thread");
+        sent += s;
+        resent += r;
+        refused += f;
+    }
+    let accepted = accepted.lock().unwrap().clone();
+    eprintln!("before the kill: {sent} sent, {} accepted, {resent} resent, {refused} refused", accepted.len());
+    assert!(accepted.len() >= PLAYERS, "too few orders went through: {}", accepted.len());
+    assert!(resent > 0);
+    assert_eq!(refused, 0, "no vote should be refused");
+
+    // Restart on the same database: every accepted order is there, once, at its seq.
+    let server = Server::start(&db, &clock);
+    let addr = server.addr;
+    let mut host = Client { addr, ..host };
+    let mut players: Vec<(Client, i64)> = players.into_iter().map(|(c, u)| (Client { addr, ..c }, u)).collect();
+    let log = events(&mut host, game);
+    let stored = request_seqs(&log);
+    for (rid, seq) in &accepted {
+        assert_eq!(stored.get(rid), Some(seq), "accepted {rid} (seq {seq}) is not in the log at that seq");
+    }
+    let orders = log.iter().filter(|e| e["kind"] == "order").count();
+    assert!(orders >= accepted.len(), "{orders} orders in the log, {} accepted", accepted.len());
+
+    // Resending accepted request ids after the restart: duplicate, same seq, no new event.
+    let mut by_user: HashMap<i64, Vec<(&str, i64)>> = HashMap::new();
+    for (rid, seq) in &accepted {
+        let (user, client_id) = rid.strip_prefix("user").unwrap().split_once(':').unwrap();
+        by_user.entry(user.parse().unwrap()).or_default().push((client_id, *seq));
+    }
+    for (c, uid) in players.iter_mut() {
+        for (client_id, seq) in by_user.get(uid).into_iter().flatten().take(5) {
+            let body = json!({"act": "vote", "target": "Игрок00", "request_id": client_id});
+            let v = ok(c.post(&format!("/api/games/{game}/orders"), body), "resend after restart");
+            assert_eq!(v["accepted"], json!(true));
+            assert_eq!(v["duplicate"], json!(true), "{v}");
+            assert_eq!(v["seq"].as_i64(), Some(*seq));
+        }
+    }
+    assert_eq!(events(&mut host, game).len(), log.len(), "resends added events");
+
+    // A fresh order still goes through after the restart.
+    let (c, uid) = &mut players[1];
+    let v = ok(
+        c.post(
+            &format!("/api/games/{game}/orders"),
+            json!({"act": "vote", "target": "Игрок00", "request_id": "after"}),
+        ),
+        "vote",
+    );
+    assert_eq!(v["duplicate"], json!(false));
+    let after = events(&mut host, game);
+    assert_eq!(after.len(), log.len() + 1);
+    assert_eq!(after.last().unwrap()["request_id"], json!(format!("user{uid}:after")));
+
+    // Past the deadline, with kills around the scheduler's steps: one resolution of day 1.
+    let view = ok(host.get(&format!("/api/games/{game}")), "game view");
+    assert_eq!(view["open"]["day"], 1);
+    assert!(view["open"]["deadline"].as_str().is_some_and(|d| d.contains("21:00")), "{}", view["open"]);
+    let deadline = DEADLINE;
+    set_clock(&clock, deadline + 90);
+    server.kill();
+    for pause in [0, 150, 400] {
+        let s = Server::start(&db, &clock);
+        thread::sleep(Duration::from_millis(pause));
+        s.kill();
+    }
+    let server = Server::start(&db, &clock);
+    let mut host = Client { addr: server.addr, ..host };
+    // Any request to the game runs its due steps; then give the scheduler a few ticks.
+    let until = Instant::now() + Duration::from_secs(10);
+    while ok(host.get(&format!("/api/games/{game}")), "game view")["open"].is_object() {
+        assert!(Instant::now() < until, "day 1 is not resolved");
+        thread::sleep(Duration::from_millis(100));
+    }
+    thread::sleep(Duration::from_millis(1200));
+    let log = events(&mut host, game);
+    request_seqs(&log);
+    let count = |kind: &str, day: u32| log.iter().filter(|e| e["kind"] == kind && e["payload"]["day"] == day).count();
+    assert_eq!(count("midday", 1), 1, "the 13:00 stage of day 1, once");
+    assert_eq!(count("resolved", 1), 1, "the resolution of day 1, once");
+    assert_eq!(count("opened", 2), 0, "day 2 opens at 22:00, not yet");
+    assert_eq!(log.iter().filter(|e| e["kind"] == "resolved").count(), 1);
+    let view = ok(host.get(&format!("/api/games/{game}")), "game view");
+    assert!(view["open"].is_null(), "no day is open after the resolution: {}", view["open"]);
+    assert!(
+        view["newspapers"].as_array().unwrap().contains(&json!({"day": 1, "kind": "evening"})),
+        "{}",
+        view["newspapers"]
+    );
+    assert!(view["next_day_opens"].is_string() || view["status"] == "over", "{view}");
+
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("the crash test took {:?}", started.elapsed());
+}
