@@ -1,0 +1,442 @@
+//! Hidden information over HTTP: a real game (9 players: two werewolves, a halfblood, a
+//! seer, a nurse, a maniac, passengers; an item each) played for two days with night
+//! orders and deadlines passed by moving the clock, then ended by the host. At every
+//! stage every player, an outsider and the host fetch every GET endpoint, and:
+//! - nobody sees a living other player's role unless it is public or both are in the pack
+//!   (R-SIDE-2), by the JSON structure and by scanning every text for "name … role";
+//! - nobody sees another player's item (only passive items are public, and used ones);
+//! - nobody sees another player's orders; the inbox holds exactly one's own notices;
+//! - report, game file and log are the host's while the game runs (403, no detail);
+//! - the host sees everything; once the game is over, everyone does.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use ostrov_server::client::{Client, Reply};
+use serde_json::{json, Value};
+use support::{error, ok, Server, HOUR, START};
+
+const NAMES: [&str; 9] = ["Агата", "Богдан", "Варвара", "Гордей", "Дарина", "Ефим", "Жанна", "Зиновий", "Илона"];
+const PASSIVE: [&str; 8] = ["trap", "poison_thorn", "totem", "handcuffs", "bomb", "black_glasses", "fang", "megaphone"];
+
+/// What the host knows of one player.
+#[derive(Clone, Debug)]
+struct Truth {
+    name: String,
+    role: String,
+    role_ru: String,
+    wolf_side: bool,
+    item: Option<(String, String)>,
+    alive: bool,
+}
+
+struct Game {
+    server: Server,
+    host: Client,
+    players: Vec<Client>,
+    outsider: Client,
+    id: i64,
+    invite: String,
+}
+
+impl Game {
+    fn base(&self) -> String {
+        format!("/api/games/{}", self.id)
+    }
+
+    fn truth(&mut self) -> BTreeMap<String, Truth> {
+        let g = ok(&self.host.get(&self.base()).unwrap());
+        let mut out = BTreeMap::new();
+        for p in g["players"].as_array().unwrap() {
+            let name = p["name"].as_str().unwrap().to_string();
+            let role = p["role"]["id"].as_str().expect("the host sees every role").to_string();
+            let item = match &p["item"] {
+                Value::Null => None,
+                i => Some((i["id"].as_str().unwrap().to_string(), i["name"].as_str().unwrap().to_string())),
+            };
+            assert!(p.get("item").is_some(), "the host sees every item: {p}");
+            out.insert(
+                name.clone(),
+                Truth {
+                    name,
+                    wolf_side: role == "werewolf" || role == "halfblood",
+                    role,
+                    role_ru: p["role"]["name"].as_str().unwrap().to_string(),
+                    item,
+                    alive: p["alive"].as_bool().unwrap(),
+                },
+            );
+        }
+        out
+    }
+
+    fn order(&mut self, who: &str, body: Value) -> Reply {
+        let i = NAMES.iter().position(|n| *n == who).unwrap();
+        let path = format!("{}/orders", self.base());
+        self.players[i].post(&path, body).unwrap()
+    }
+
+    fn fix_none(&mut self) {
+        let r = self.host.post(&format!("{}/host/fix", self.base()), json!({"event": "none"})).unwrap();
+        ok(&r);
+    }
+}
+
+fn start() -> Game {
+    let server = Server::start();
+    let mut host = server.user("Смотритель");
+    let deck = ["shocker", "love_note", "voodoo", "sheep_skin", "moon_fern", "camo_robe", "trap", "fang", "megaphone"];
+    let g = ok(&host
+        .post(
+            "/api/games",
+            json!({"title": "Тайны острова", "slots": 9, "setup": "werewolf=2,halfblood,seer,nurse,maniac",
+                   "deck": deck, "seed": 20261203u64}),
+        )
+        .unwrap());
+    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
+    let players = NAMES
+        .iter()
+        .map(|n| {
+            let mut c = server.user(n);
+            ok(&c.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
+            c
+        })
+        .collect();
+    let outsider = server.user("Прохожий");
+    server.clock.set(START);
+    ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
+    let mut game = Game { server, host, players, outsider, id, invite };
+    game.fix_none();
+    game
+}
+
+/// Every string in a JSON value.
+fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(o) => o.iter().for_each(|(k, x)| {
+            out.push(k.clone());
+            strings(x, out)
+        }),
+        _ => {}
+    }
+}
+
+/// The pieces of a response in which a name next to a role means that player's role: a
+/// JSON response's strings, a text's lines (table rows, list items, paragraphs).
+fn pieces(r: &Reply) -> Vec<String> {
+    if let Ok(v) = serde_json::from_str::<Value>(&r.body) {
+        let mut out = Vec::new();
+        strings(&v, &mut out);
+        return out;
+    }
+    r.body.split(['\n']).flat_map(|l| l.split("<tr")).map(str::to_string).collect()
+}
+
+/// Fetches every GET endpoint as `c`; returns (path, reply).
+fn fetch_all(c: &mut Client, base: &str, invite: &str) -> Vec<(String, Reply)> {
+    let mut paths = vec![
+        "/api/me".to_string(),
+        "/api/games".to_string(),
+        base.to_string(),
+        format!("/api/invites/{invite}"),
+        format!("{base}/orders"),
+        format!("{base}/newspapers"),
+        format!("{base}/report"),
+        format!("{base}/gamefile"),
+        format!("{base}/gamefile?format=json"),
+        format!("{base}/events"),
+        format!("{base}/newspapers/99/evening"),
+        format!("{base}/newspapers/1/nothing"),
+    ];
+    for f in ["json", "markdown", "bbcode", "html", "plain"] {
+        paths.push(format!("{base}/inbox?format={f}"));
+    }
+    paths.push(format!("{base}/inbox"));
+    let list = c.get(&format!("{base}/newspapers")).unwrap();
+    for p in ok(&list).as_array().unwrap() {
+        let url = p["url"].as_str().unwrap();
+        paths.push(url.to_string());
+        for f in ["markdown", "bbcode", "html", "plain"] {
+            paths.push(format!("{url}?format={f}"));
+        }
+    }
+    paths
+        .into_iter()
+        .map(|p| {
+            let r = c.get(&p).unwrap();
+            assert!(r.status < 500, "GET {p}: HTTP {} {}", r.status, r.body);
+            (p, r)
+        })
+        .collect()
+}
+
+/// Checks what every viewer sees. `extra`: more replies per viewer (refused orders).
+fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
+    let truth = g.truth();
+    let base = g.base();
+    let invite = g.invite.clone();
+    let host_report = ok(&g.host.get(&format!("{base}/report")).unwrap());
+    let over = host_report["winner"].is_string();
+    // Public roles: what an outsider's view shows.
+    let outsider_view = ok(&g.outsider.get(&base).unwrap());
+    let public: Vec<String> = outsider_view["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p.get("role").is_some())
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect();
+    // Items public: passive ones, and any that has been used or triggered.
+    let used: Vec<String> = host_report["days"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|d| d["items_used"].as_array().cloned().unwrap_or_default())
+        .map(|u| u["item"].as_str().unwrap_or_default().to_string())
+        .collect();
+
+    // The host sees every role, item and order.
+    let hv = ok(&g.host.get(&base).unwrap());
+    assert_eq!(hv["viewer"], "host");
+    for p in hv["players"].as_array().unwrap() {
+        assert!(p.get("role").is_some() && p.get("item").is_some(), "{stage}: host view {p}");
+    }
+    for (p, r) in fetch_all(&mut g.host, &base, &invite) {
+        if !p.contains("/99/") && !p.contains("nothing") && !p.ends_with("/orders") && !p.contains("/inbox") {
+            ok(&r);
+        }
+    }
+
+    let mut viewers: Vec<(Option<String>, Client)> =
+        NAMES.iter().zip(&g.players).map(|(n, c)| (Some(n.to_string()), c.clone())).collect();
+    viewers.push((None, g.outsider.clone()));
+    for (me, mut c) in viewers {
+        let who = me.clone().unwrap_or_else(|| "outsider".into());
+        let mine = me.as_ref().map(|n| truth[n].clone());
+        let replies = fetch_all(&mut c, &base, &invite);
+        let get = |suffix: &str| -> &Reply {
+            &replies.iter().find(|(p, _)| p == &format!("{base}{suffix}")).unwrap_or_else(|| panic!("{suffix}")).1
+        };
+        let may_see_role = |q: &Truth| -> bool {
+            over || public.contains(&q.name)
+                || mine.as_ref().is_some_and(|m| m.name == q.name || (m.wolf_side && q.wolf_side))
+        };
+
+        // The game view's structure.
+        let v = ok(get(""));
+        assert_eq!(v["viewer"], if me.is_some() { "player" } else { "outsider" }, "{stage}/{who}");
+        assert!(v.get("setup").is_none() && v.get("invite").is_none() && v.get("orders").is_none(), "{stage}/{who}");
+        for p in v["players"].as_array().unwrap() {
+            let q = &truth[p["name"].as_str().unwrap()];
+            let own = me.as_deref() == Some(q.name.as_str());
+            assert_eq!(p.get("role").is_some(), may_see_role(q), "{stage}: {who} and the role of {}: {p}", q.name);
+            if let Some(r) = p.get("role") {
+                assert_eq!(r["id"], q.role.as_str());
+            }
+            assert_eq!(p.get("item").is_some(), own || over, "{stage}: {who} and the item of {}: {p}", q.name);
+        }
+        match &mine {
+            Some(m) => {
+                assert_eq!(v["you"]["name"], m.name.as_str());
+                assert_eq!(v["you"]["role"]["id"], m.role.as_str());
+                let pack: Vec<&str> =
+                    v["you"]["pack"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+                let want: Vec<&str> =
+                    if m.wolf_side { NAMES.iter().copied().filter(|n| truth[*n].wolf_side).collect() } else { vec![] };
+                assert_eq!(pack, want, "{stage}: {who}'s pack");
+                for o in v["you"]["orders"].as_array().unwrap() {
+                    assert_eq!(o["by"], m.name.as_str(), "{stage}: {who} sees another's order {o}");
+                }
+                let orders = ok(get("/orders"));
+                for o in orders["orders"].as_array().unwrap() {
+                    assert_eq!(o["by"], m.name.as_str(), "{stage}: {who} sees another's order {o}");
+                }
+                // The inbox: exactly one's own notices, as the host's report lists them.
+                let inbox = ok(get("/inbox"));
+                let want: Vec<&str> = host_report["notices"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|n| n["to"] == m.name.as_str())
+                    .map(|n| n["text"].as_str().unwrap())
+                    .collect();
+                let got: Vec<&str> = inbox.as_array().unwrap().iter().map(|n| n["text"].as_str().unwrap()).collect();
+                assert_eq!(got, want, "{stage}: {who}'s inbox");
+                assert_eq!(ok(get("/inbox?format=json")), inbox);
+                let md = &get("/inbox?format=markdown").body;
+                assert!(got.iter().all(|t| md.contains(t.split(':').next().unwrap())), "{stage}: {md}");
+            }
+            None => {
+                assert!(v.get("you").is_none());
+                for s in ["/orders", "/inbox", "/inbox?format=markdown", "/inbox?format=html"] {
+                    assert_eq!(error(get(s)), (403, "forbidden".into()), "{stage}: outsider {s}");
+                }
+            }
+        }
+        // Report, game file, log: the host's until the game is over.
+        for s in ["/report", "/gamefile", "/gamefile?format=json", "/events"] {
+            if over {
+                ok(get(s));
+            } else {
+                let r = get(s);
+                assert_eq!(error(r), (403, "forbidden".into()), "{stage}: {who} GET {s}");
+                assert_eq!(r.json().as_object().unwrap().len(), 2, "{stage}: {}", r.body);
+            }
+        }
+
+        // Scan every text for hidden roles and items of others.
+        let mut all: Vec<&Reply> = replies.iter().map(|(_, r)| r).collect();
+        all.extend(extra.get(&who).into_iter().flatten());
+        for q in truth.values() {
+            if me.as_deref() == Some(q.name.as_str()) || !q.alive || may_see_role(q) {
+                continue;
+            }
+            for r in &all {
+                for piece in pieces(r) {
+                    assert!(
+                        !(piece.contains(&q.name) && piece.contains(&q.role_ru)),
+                        "{stage}: {who} learns that {} is {}: {piece:?} in {}",
+                        q.name,
+                        q.role_ru,
+                        r.body
+                    );
+                    assert!(!piece.contains(&format!("{} ({}", q.name, q.role_ru)));
+                }
+            }
+        }
+        if !over {
+            let own_item = mine.as_ref().and_then(|m| m.item.clone()).map(|i| i.0);
+            for q in truth.values() {
+                let Some((id, ru)) = &q.item else { continue };
+                if me.as_deref() == Some(q.name.as_str())
+                    || PASSIVE.contains(&id.as_str())
+                    || used.contains(id)
+                    || own_item.as_ref() == Some(id)
+                {
+                    continue;
+                }
+                for r in &all {
+                    assert!(!r.body.contains(ru.as_str()), "{stage}: {who} learns {}'s item {ru}: {}", q.name, r.body);
+                    assert!(
+                        !r.body.contains(&format!("\"{id}\"")),
+                        "{stage}: {who} learns {}'s item {id}: {}",
+                        q.name,
+                        r.body
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The first living player with this role.
+fn with_role(t: &BTreeMap<String, Truth>, role: &str) -> Vec<String> {
+    NAMES.iter().filter(|n| t[**n].role == role && t[**n].alive).map(|n| n.to_string()).collect()
+}
+
+/// Orders a player may not send; the refusals are scanned too.
+fn refused_orders(g: &mut Game, t: &BTreeMap<String, Truth>) -> BTreeMap<String, Vec<Reply>> {
+    let mut out: BTreeMap<String, Vec<Reply>> = BTreeMap::new();
+    let living: Vec<String> = NAMES.iter().filter(|n| t[**n].alive).map(|n| n.to_string()).collect();
+    for n in &living {
+        let target = living.iter().find(|x| *x != n).unwrap().clone();
+        let mut v = Vec::new();
+        for body in [
+            json!({"act": "check", "target": target}),
+            json!({"act": "kill", "target": target}),
+            json!({"act": "heal", "target": target}),
+            json!({"act": "assault", "target": target}),
+            json!({"act": "use", "target": target}),
+            json!({"act": "vote", "target": "Никто"}),
+            json!({"act": "authority", "from": target, "target": n}),
+        ] {
+            // An activated item's holder would really use it: only the others try.
+            let holds_activated = t[n].item.as_ref().is_some_and(|(id, _)| !PASSIVE.contains(&id.as_str()));
+            if body["act"] == "use" && holds_activated {
+                continue;
+            }
+            let r = g.order(n, body);
+            assert!(r.status < 500, "{}", r.body);
+            if r.status != 200 {
+                v.push(r);
+            }
+        }
+        out.insert(n.clone(), v);
+    }
+    out
+}
+
+#[test]
+fn nobody_sees_what_they_may_not() {
+    let mut g = start();
+    let t = g.truth();
+    let wolves = with_role(&t, "werewolf");
+    let half = with_role(&t, "halfblood")[0].clone();
+    let seer = with_role(&t, "seer")[0].clone();
+    let nurse = with_role(&t, "nurse")[0].clone();
+    let maniac = with_role(&t, "maniac")[0].clone();
+    let pass = with_role(&t, "passenger");
+    assert_eq!((wolves.len(), pass.len()), (2, 3));
+    sweep(&mut g, "day 1 opened", &BTreeMap::new());
+
+    // Day 1, 10:00 Moscow: everyone votes the first passenger; the night's orders.
+    g.server.clock.set(START + 12 * HOUR);
+    let extra = refused_orders(&mut g, &t);
+    for n in NAMES {
+        ok(&g.order(n, json!({"act": "vote", "target": pass[0]})));
+    }
+    for w in &wolves {
+        ok(&g.order(w, json!({"act": "kill", "target": pass[1]})));
+    }
+    ok(&g.order(&seer, json!({"act": "check", "target": wolves[0]})));
+    ok(&g.order(&nurse, json!({"act": "heal", "target": seer})));
+    ok(&g.order(&maniac, json!({"act": "assault", "target": pass[2]})));
+    sweep(&mut g, "day 1 orders in", &extra);
+    // After 13:00: the bulletin.
+    g.server.clock.set(START + 15 * HOUR + 120);
+    sweep(&mut g, "day 1 afternoon", &BTreeMap::new());
+
+    // 21:01 has passed: day 1 is resolved; the passenger lynched, another killed at night.
+    g.server.clock.set(START + 23 * HOUR + 90);
+    let t = g.truth();
+    assert!(!t[&pass[0]].alive && !t[&pass[1]].alive, "{t:?}");
+    sweep(&mut g, "day 1 resolved", &BTreeMap::new());
+    g.fix_none();
+
+    // Day 2 opens at 22:00; 10:00 the next morning: the first werewolf is voted out.
+    g.server.clock.set(START + 36 * HOUR);
+    let extra = refused_orders(&mut g, &t);
+    for n in NAMES.iter().filter(|n| t[**n].alive) {
+        let _ = g.order(n, json!({"act": "vote", "target": wolves[0]}));
+    }
+    ok(&g.order(&wolves[1], json!({"act": "kill", "target": nurse})));
+    ok(&g.order(&seer, json!({"act": "check", "target": half})));
+    ok(&g.order(&nurse, json!({"act": "heal", "target": pass[2]})));
+    ok(&g.order(&maniac, json!({"act": "assault", "target": seer})));
+    sweep(&mut g, "day 2 orders in", &extra);
+    g.server.clock.set(START + 47 * HOUR + 90);
+    let t = g.truth();
+    assert!(!t[&wolves[0]].alive && !t[&nurse].alive, "{t:?}");
+    assert_eq!(ok(&g.host.get(&g.base()).unwrap())["status"], "running");
+    sweep(&mut g, "day 2 resolved", &BTreeMap::new());
+    g.fix_none();
+
+    // Day 3: the host disqualifies the rest of the pack and resolves now: civilians win.
+    g.server.clock.set(START + 49 * HOUR);
+    sweep(&mut g, "day 3 opened", &BTreeMap::new());
+    let base = g.base();
+    ok(&g.host.post(&format!("{base}/host/remove"), json!({"target": wolves[1], "reason": "тест"})).unwrap());
+    sweep(&mut g, "day 3, a werewolf removed", &BTreeMap::new());
+    ok(&g.host.post(&format!("{base}/host/remove"), json!({"target": half})).unwrap());
+    let v = ok(&g.host.get(&base).unwrap());
+    if v["status"] != "over" {
+        ok(&g.host.post(&format!("{base}/host/resolve"), json!({})).unwrap());
+    }
+    let v = ok(&g.outsider.get(&base).unwrap());
+    assert_eq!(v["status"], "over", "{v}");
+    assert_eq!(v["winner"]["id"], "civilians");
+    sweep(&mut g, "game over", &BTreeMap::new());
+}
