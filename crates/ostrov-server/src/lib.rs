@@ -69,12 +69,34 @@ pub struct Slot {
     pub requests: HashMap<String, i64>,
 }
 
+/// The fold of a game's whole stored log; `None` for a game with an empty log (its row was
+/// written but the server stopped before its `created` event was).
+pub async fn fold_stored<S: Store>(store: &S, id: i64, host: i64) -> Result<Option<Slot>, String> {
+    let events = store.events(id).await.map_err(|e| e.to_string())?;
+    if events.is_empty() {
+        return Ok(None);
+    }
+    let mut log = Vec::with_capacity(events.len());
+    let mut requests = HashMap::new();
+    for e in &events {
+        log.push((e.at, GameEvent::join(&e.kind, &e.payload)?));
+        if let Some(r) = &e.client_request_id {
+            requests.insert(r.clone(), e.seq);
+        }
+    }
+    let live = Live::fold(id, host, &log)?;
+    Ok(Some(Slot { live, requests }))
+}
+
 /// Shared state of every handler.
 pub struct AppState<S: Store> {
     pub store: S,
     pub clock: Arc<dyn Clock>,
     pub games: RwLock<HashMap<i64, Arc<Mutex<Slot>>>>,
     pub logins: ratelimit::Limiter,
+    /// Games whose memory may differ from their stored log (a commit was cancelled, or
+    /// failed, between the append and the fold); refolded from the store when next locked.
+    pub stale: std::sync::Mutex<std::collections::HashSet<i64>>,
 }
 
 impl<S: Store> AppState<S> {
@@ -82,19 +104,34 @@ impl<S: Store> AppState<S> {
     pub async fn load(store: S, clock: Arc<dyn Clock>) -> Result<Self, String> {
         let mut games = HashMap::new();
         for row in store.games().await.map_err(|e| e.to_string())? {
-            let events = store.events(row.id).await.map_err(|e| e.to_string())?;
-            let mut log = Vec::with_capacity(events.len());
-            let mut requests = HashMap::new();
-            for e in &events {
-                log.push((e.at, GameEvent::join(&e.kind, &e.payload)?));
-                if let Some(r) = &e.client_request_id {
-                    requests.insert(r.clone(), e.seq);
+            match fold_stored(&store, row.id, row.host_id).await? {
+                Some(slot) => {
+                    games.insert(row.id, Arc::new(Mutex::new(slot)));
+                }
+                None => {
+                    eprintln!("ostrov-server: game {} has an empty log (its creation was cut short): skipped", row.id)
                 }
             }
-            let live = Live::fold(row.id, row.host_id, &log)?;
-            games.insert(row.id, Arc::new(Mutex::new(Slot { live, requests })));
         }
-        Ok(AppState { store, clock, games: RwLock::new(games), logins: ratelimit::Limiter::default() })
+        Ok(AppState {
+            store,
+            clock,
+            games: RwLock::new(games),
+            logins: ratelimit::Limiter::default(),
+            stale: Default::default(),
+        })
+    }
+
+    /// Refolds the game from its stored log if a commit to it did not finish.
+    pub async fn repair(&self, slot: &mut Slot) -> Result<(), ApiError> {
+        let id = slot.live.id;
+        if !self.stale.lock().map_err(|_| ApiError::Internal("stale lock".into()))?.contains(&id) {
+            return Ok(());
+        }
+        let fresh = fold_stored(&self.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
+        *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
+        self.stale.lock().map_err(|_| ApiError::Internal("stale lock".into()))?.remove(&id);
+        Ok(())
     }
 
     /// The game with this id.
@@ -143,6 +180,7 @@ pub async fn commit<S: Store>(
     request: Option<String>,
     now: i64,
 ) -> Result<Committed, ApiError> {
+    st.repair(slot).await?;
     if let Some(seq) = request.as_ref().and_then(|r| slot.requests.get(r)) {
         return Ok(Committed::Duplicate(*seq));
     }
@@ -161,6 +199,9 @@ pub async fn commit<S: Store>(
     };
     let (kind, payload) = ev.split();
     let new = NewEvent { at: now, author, client_request_id: request.clone(), kind, payload };
+    // From here until the fold, a cancelled future (the client hung up) or an error
+    // leaves the game marked stale, to be refolded from the log before its next use.
+    let mut unfinished = Unfinished { stale: &st.stale, id: slot.live.id, armed: true };
     match st.store.append(slot.live.id, &new).await? {
         Appended::New(seq) => {
             match next {
@@ -178,15 +219,36 @@ pub async fn commit<S: Store>(
             if let Some(r) = request {
                 slot.requests.insert(r, seq);
             }
+            unfinished.armed = false;
             Ok(Committed::New(seq))
         }
+        // In the log but not in memory: memory is behind, and stays marked stale.
         Appended::Duplicate(seq) => Ok(Committed::Duplicate(seq)),
+    }
+}
+
+/// Marks a game stale when dropped armed: a commit that stopped between its append and
+/// its fold.
+struct Unfinished<'a> {
+    stale: &'a std::sync::Mutex<std::collections::HashSet<i64>>,
+    id: i64,
+    armed: bool,
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            if let Ok(mut s) = self.stale.lock() {
+                s.insert(self.id);
+            }
+        }
     }
 }
 
 /// Runs every scheduler step of a game that is due at `now` (the 13:00 stage, the
 /// resolution, the next opening), each exactly once: its request id names the step.
 pub async fn advance<S: Store>(st: &AppState<S>, slot: &mut Slot, now: i64) -> Result<(), ApiError> {
+    st.repair(slot).await?;
     for _ in 0..8 {
         let Some(ev) = slot.live.due(now) else { return Ok(()) };
         let rid = match &ev {

@@ -1,0 +1,201 @@
+//! A client that hangs up while its order is being stored: the order may or may not be
+//! in the log, but the game in memory must be the fold of the log either way (the same
+//! orders as the stored log, and a restart changes nothing). Also: a game row whose
+//! `created` event never made it to the log (a crash between the two writes) does not
+//! stop the server from loading.
+
+use std::io::Write;
+use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use ostrov_server::client::Client;
+use ostrov_server::local::ManualClock;
+use ostrov_server::{app, spawn_scheduler, AppState};
+use ostrov_store::{Appended, Event, GameRow, NewEvent, SqliteStore, Store, User};
+use serde_json::{json, Value};
+
+/// 2026-12-01 10:00 Moscow.
+const T0: i64 = 1_796_108_400;
+
+/// A store whose appends answer late (after the write is durable), as a slow disk would.
+#[derive(Clone)]
+struct Slow {
+    inner: SqliteStore,
+    delay_ms: Arc<AtomicU64>,
+}
+
+type R<T> = ostrov_store::Result<T>;
+
+impl Store for Slow {
+    async fn create_user(&self, name: &str, hash: &str) -> R<i64> {
+        self.inner.create_user(name, hash).await
+    }
+    async fn user_by_name(&self, name: &str) -> R<Option<User>> {
+        self.inner.user_by_name(name).await
+    }
+    async fn user_by_id(&self, id: i64) -> R<Option<User>> {
+        self.inner.user_by_id(id).await
+    }
+    async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> R<()> {
+        self.inner.create_session(token, user_id, expires_at).await
+    }
+    async fn session_user(&self, token: &str, now: i64) -> R<Option<i64>> {
+        self.inner.session_user(token, now).await
+    }
+    async fn delete_session(&self, token: &str) -> R<()> {
+        self.inner.delete_session(token).await
+    }
+    async fn create_game(&self, title: &str, host: i64, invite: &str, setup: &Value, now: i64) -> R<i64> {
+        self.inner.create_game(title, host, invite, setup, now).await
+    }
+    async fn game(&self, id: i64) -> R<Option<GameRow>> {
+        self.inner.game(id).await
+    }
+    async fn game_by_invite(&self, invite: &str) -> R<Option<GameRow>> {
+        self.inner.game_by_invite(invite).await
+    }
+    async fn games(&self) -> R<Vec<GameRow>> {
+        self.inner.games().await
+    }
+    async fn append(&self, game_id: i64, ev: &NewEvent) -> R<Appended> {
+        let r = self.inner.append(game_id, ev).await;
+        let ms = self.delay_ms.load(Ordering::SeqCst);
+        if ms > 0 {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+        }
+        r
+    }
+    async fn events(&self, game_id: i64) -> R<Vec<Event>> {
+        self.inner.events(game_id).await
+    }
+}
+
+struct Running {
+    addr: SocketAddr,
+    rt: tokio::runtime::Runtime,
+}
+
+fn serve<S: Store + Clone>(store: S) -> Result<Running, String> {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let addr = rt.block_on(async move {
+        let state = Arc::new(AppState::load(store, Arc::new(ManualClock::new(T0))).await?);
+        spawn_scheduler(state.clone());
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = l.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(l, app(state)).await });
+        Ok::<_, String>(addr)
+    })?;
+    Ok(Running { addr, rt })
+}
+
+fn ok(r: std::io::Result<ostrov_server::client::Reply>) -> Value {
+    let r = r.expect("an answer");
+    assert!(r.status == 200 || r.status == 201, "HTTP {}: {}", r.status, r.body);
+    r.json()
+}
+
+fn user(addr: SocketAddr, name: &str) -> Client {
+    let mut c = Client::new(addr);
+    ok(c.post("/api/signup", json!({"name": name, "password": "password-123"})));
+    c
+}
+
+fn temp_db(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ostrov-cancel-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("ostrov.db")
+}
+
+fn open(db: &std::path::Path) -> SqliteStore {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(SqliteStore::open(db.to_str().unwrap())).unwrap()
+}
+
+/// The names in the host view's `orders` (the game in memory) and in the log's orders.
+fn orders(host: &mut Client, game: i64) -> (usize, usize) {
+    let view = ok(host.get(&format!("/api/games/{game}")));
+    let log = ok(host.get(&format!("/api/games/{game}/events")));
+    let stored = log.as_array().unwrap().iter().filter(|e| e["kind"] == "order").count();
+    (view["orders"].as_array().map_or(0, Vec::len), stored)
+}
+
+#[test]
+fn a_client_hanging_up_mid_append_leaves_memory_equal_to_the_log() {
+    let db = temp_db("hangup");
+    let delay = Arc::new(AtomicU64::new(0));
+    let server = serve(Slow { inner: open(&db), delay_ms: delay.clone() }).unwrap();
+    let addr = server.addr;
+    let mut host = user(addr, "Ведущий");
+    let g = ok(host.post("/api/games", json!({"title": "Обрыв", "slots": 4, "seed": 3})));
+    let game = g["id"].as_i64().unwrap();
+    let invite = g["invite"].as_str().unwrap().to_string();
+    let mut players: Vec<Client> = ["Аня", "Боря", "Вера", "Гоша"]
+        .iter()
+        .map(|n| {
+            let mut c = user(addr, n);
+            ok(c.post(&format!("/api/invites/{invite}/join"), json!({})));
+            c
+        })
+        .collect();
+    ok(host.post(&format!("/api/games/{game}/start"), json!({})));
+
+    // Аня's vote: the client hangs up while the store is answering.
+    delay.store(400, Ordering::SeqCst);
+    let body = json!({"act": "vote", "target": "Боря", "request_id": "hangup"}).to_string();
+    let cookie = players[0].cookie.clone().unwrap();
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "POST /api/games/{game}/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+         X-Ostrov-Csrf: 1\r\nCookie: {cookie}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    drop(s);
+    std::thread::sleep(Duration::from_millis(700));
+    delay.store(0, Ordering::SeqCst);
+
+    let (in_memory, stored) = orders(&mut host, game);
+    assert_eq!(stored, 1, "the vote was stored before the hang-up");
+    assert_eq!(in_memory, stored, "the game in memory lost an order that is in the log");
+
+    // Resending the same request id: the same order, not a second one.
+    let v = ok(players[0]
+        .post(&format!("/api/games/{game}/orders"), json!({"act": "vote", "target": "Боря", "request_id": "hangup"})));
+    assert_eq!(v["duplicate"], json!(true), "{v}");
+    // Another vote goes on top, and memory and log still agree.
+    ok(players[1].post(&format!("/api/games/{game}/orders"), json!({"act": "vote", "target": "Аня"})));
+    assert_eq!(orders(&mut host, game), (2, 2));
+    drop(server.rt);
+
+    // After a restart the fold of the log is what memory was.
+    let server = serve(open(&db)).unwrap();
+    let mut host = Client { addr: server.addr, ..host };
+    assert_eq!(orders(&mut host, game), (2, 2));
+}
+
+#[test]
+fn a_game_row_without_its_created_event_does_not_stop_the_server() {
+    let db = temp_db("orphan");
+    let server = serve(open(&db)).unwrap();
+    let mut host = user(server.addr, "Ведущий");
+    let g = ok(host.post("/api/games", json!({"title": "Целая", "slots": 4})));
+    let game = g["id"].as_i64().unwrap();
+    drop(server.rt);
+
+    // A crash between `create_game` and the append of `created`: the row alone.
+    let store = open(&db);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let host_id = rt.block_on(store.user_by_name("Ведущий")).unwrap().unwrap().id;
+    let orphan = rt.block_on(store.create_game("Сирота", host_id, "feedfeedfeed", &json!({}), T0)).unwrap();
+    drop(store);
+
+    let server = serve(open(&db)).expect("the server loads despite the orphan row");
+    let mut host = Client { addr: server.addr, ..host };
+    ok(host.get(&format!("/api/games/{game}")));
+    assert_eq!(host.get(&format!("/api/games/{orphan}")).unwrap().status, 404);
+}
