@@ -96,6 +96,8 @@ pub struct Today {
     pub(crate) tie_breaks: VecDeque<PlayerId>,
     pub(crate) log: Log,
     pub(crate) record: DayRecord,
+    /// The night's working buffers, kept from day to day.
+    pub(crate) night_buf: crate::night::Night,
 }
 
 impl Today {
@@ -122,7 +124,38 @@ impl Today {
             tie_breaks: VecDeque::new(),
             log: Log::new(detail),
             record: DayRecord { day, event, ..DayRecord::default() },
+            night_buf: crate::night::Night::default(),
         }
+    }
+
+    /// Makes a used day fresh again, keeping its buffers: the same as [`Today::new`].
+    pub(crate) fn reset(&mut self, n: usize, day: u32, event: Option<Event>, detail: bool) {
+        fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+            v.clear();
+            v.resize(n, x);
+        }
+        self.event = event;
+        self.phase = Phase::Morning;
+        self.seq = 0;
+        refill(&mut self.votes, n, None);
+        refill(&mut self.megaphone, n, None);
+        refill(&mut self.authority, n, None);
+        refill(&mut self.sentence, n, None);
+        refill(&mut self.night, n, None);
+        self.uses.clear();
+        refill(&mut self.bunker, n, None);
+        refill(&mut self.exchange, n, None);
+        refill(&mut self.light, n, false);
+        self.chosen = None;
+        self.pair = None;
+        refill(&mut self.immune, n, false);
+        self.question = None;
+        self.answer = None;
+        refill(&mut self.penalty, n, false);
+        self.tie_breaks.clear();
+        self.log.on = detail;
+        self.log.entries.clear();
+        self.record = DayRecord { day, event, ..DayRecord::default() };
     }
 
     /// Whether items work today (Magnetic storm: none does, R-ITEM-7).
@@ -161,7 +194,7 @@ pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), R
             Some(p)
         }
     };
-    if order.command.named().into_iter().any(|t| !state.alive(t)) {
+    if order.command.named_iter().any(|t| !state.alive(t)) {
         return Err(Refusal::TargetDead);
     }
     let event = today.event;

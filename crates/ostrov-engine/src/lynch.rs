@@ -184,7 +184,7 @@ impl Resolution<'_> {
         let n = self.st.players.len();
         let mut firing = vec![false; n];
         let mut any = false;
-        for p in self.st.living().collect::<Vec<_>>() {
+        for p in self.st.living() {
             if self.st.holds(p, Item::Bomb)
                 && votes.count(p) >= 2
                 && !places.contains(&Some(p))

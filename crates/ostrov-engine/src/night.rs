@@ -40,7 +40,7 @@ pub(crate) enum Cause {
 }
 
 /// The night being resolved.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Night {
     pub acts: Vec<NightAct>,
     pub pack: Option<Pack>,
@@ -53,20 +53,33 @@ pub(crate) struct Night {
 }
 
 impl Night {
-    fn live(&self, role: Role, st: &crate::state::State) -> Vec<NightAct> {
-        if self.cancelled {
-            return vec![];
-        }
-        self.acts.iter().copied().filter(|a| !a.void && st.player(a.actor).role == role).collect()
+    /// Act `k` if it still stands and belongs to a player of `role` (none once cancelled).
+    fn live(&self, k: usize, role: Role, st: &crate::state::State) -> Option<NightAct> {
+        let a = self.acts[k];
+        (!self.cancelled && !a.void && st.player(a.actor).role == role).then_some(a)
+    }
+
+    /// Empties the night, keeping its buffers.
+    fn clear(&mut self) {
+        self.acts.clear();
+        self.pack = None;
+        self.voodooed.clear();
+        self.cancelled = false;
+        self.attacks.clear();
+        self.checks.clear();
+        self.assaults.clear();
+        self.deaths.clear();
     }
 }
 
 impl Resolution<'_> {
     /// Gathers the night orders that still count after the lynch (R-ORDER-1, R-WOLF-1).
     pub(crate) fn collect_night(&mut self) -> Night {
-        let mut night = Night::default();
+        let mut night = std::mem::take(&mut self.day.night_buf);
+        night.clear();
         let mut pack: Option<(u32, PlayerId, Targets)> = None;
-        for p in self.st.list_order.clone() {
+        for k in 0..self.st.list_order.len() {
+            let p = self.st.list_order[k];
             let Some((order, seq)) = self.day.night[p.index()] else { continue };
             let pl = self.st.player(p);
             if !pl.alive {
@@ -96,7 +109,8 @@ impl Resolution<'_> {
                 night.pack = Some(Pack { actor, targets, fog_voters: None, void: false });
             }
         }
-        for u in self.day.uses.clone() {
+        for k in 0..self.day.uses.len() {
+            let u = self.day.uses[k];
             if u.item != Item::Voodoo {
                 continue;
             }
@@ -171,15 +185,18 @@ impl Resolution<'_> {
 
     /// Step 10: the witch — a kill, or the cancel of every other order of the night.
     pub(crate) fn step_10_witch(&mut self, night: &mut Night) {
-        let witches = night.live(Role::Witch, self.st);
-        if let Some(w) = witches.iter().find(|a| matches!(a.order, NightOrder::Cancel)) {
+        let n = night.acts.len();
+        let cancel =
+            (0..n).filter_map(|k| night.live(k, Role::Witch, self.st)).find(|a| matches!(a.order, NightOrder::Cancel));
+        if let Some(w) = cancel {
             night.cancelled = true;
             self.st.player_mut(w.actor).spent.witch_cancel = true;
             let wn = self.name(w.actor);
             self.log(10, || format!("Колдунья {wn} отменяет все действия этой ночи"));
             return;
         }
-        for w in witches {
+        for k in 0..n {
+            let Some(w) = night.live(k, Role::Witch, self.st) else { continue };
             if let NightOrder::Kill(t) = w.order {
                 self.st.player_mut(w.actor).spent.witch_kill = true;
                 night.deaths.push((t.first, Cause::Witch));
@@ -191,7 +208,8 @@ impl Resolution<'_> {
 
     /// Step 11: the sleepwalker swaps two players' items or recharges one.
     pub(crate) fn step_11_sleepwalker(&mut self, night: &mut Night) {
-        for a in night.live(Role::Sleepwalker, self.st) {
+        for k in 0..night.acts.len() {
+            let Some(a) = night.live(k, Role::Sleepwalker, self.st) else { continue };
             match a.order {
                 NightOrder::Swap(x, y) => {
                     let ix = self.st.player(x).item;
@@ -261,7 +279,8 @@ impl Resolution<'_> {
 
     /// Step 15: the seer checks a player.
     pub(crate) fn step_15_seer(&mut self, night: &mut Night) {
-        for a in night.live(Role::Seer, self.st) {
+        for k in 0..night.acts.len() {
+            let Some(a) = night.live(k, Role::Seer, self.st) else { continue };
             if let NightOrder::Check(t) = a.order {
                 night.checks.push((a.actor, t));
             }
@@ -298,7 +317,8 @@ impl Resolution<'_> {
 
     /// Step 17: the maniac assaults a player.
     pub(crate) fn step_17_maniac(&mut self, night: &mut Night) {
-        for a in night.live(Role::Maniac, self.st) {
+        for k in 0..night.acts.len() {
+            let Some(a) = night.live(k, Role::Maniac, self.st) else { continue };
             if let NightOrder::Assault(t) = a.order {
                 night.assaults.push(t);
             }
@@ -321,7 +341,8 @@ impl Resolution<'_> {
 
     /// Step 19: the hamster kills a player.
     pub(crate) fn step_19_hamster(&mut self, night: &mut Night) {
-        for a in night.live(Role::Hamster, self.st) {
+        for k in 0..night.acts.len() {
+            let Some(a) = night.live(k, Role::Hamster, self.st) else { continue };
             if let NightOrder::Kill(t) = a.order {
                 let (hn, tn) = (self.name(a.actor), self.name(t.first));
                 self.log(19, || format!("Хомяк-Мутант {hn} нападает на {tn}"));
@@ -333,7 +354,8 @@ impl Resolution<'_> {
     /// Step 20: the nurse heals a player: every death they would suffer tonight is
     /// cancelled (R-NURSE-1).
     pub(crate) fn step_20_nurse(&mut self, night: &mut Night) {
-        for a in night.live(Role::Nurse, self.st) {
+        for k in 0..night.acts.len() {
+            let Some(a) = night.live(k, Role::Nurse, self.st) else { continue };
             if let NightOrder::Heal(t) = a.order {
                 if t == a.actor {
                     self.st.player_mut(t).spent.nurse_self_heal = true;

@@ -148,8 +148,13 @@ impl Command {
 
     /// Every player the command names.
     pub fn named(&self) -> Vec<PlayerId> {
-        match self {
-            Command::Vote(t) | Command::Kill(t) => t.iter().collect(),
+        self.named_iter().collect()
+    }
+
+    /// Every player the command names, without allocating (the same players as [`Command::named`]).
+    pub fn named_iter(&self) -> impl Iterator<Item = PlayerId> {
+        let (a, b) = match self {
+            Command::Vote(t) | Command::Kill(t) => (Some(t.first), t.second),
             Command::Megaphone(p)
             | Command::Sentence(p)
             | Command::Check(p)
@@ -157,14 +162,17 @@ impl Command {
             | Command::Recharge(p)
             | Command::Assault(p)
             | Command::Exchange(p)
-            | Command::Pair(p) => vec![*p],
+            | Command::Pair(p) => (Some(*p), None),
             Command::Use { target, .. } | Command::Penalty { target, .. } | Command::Remove { target, .. } => {
-                vec![*target]
+                (Some(*target), None)
             }
-            Command::Authority { from, target } => vec![*from, *target],
-            Command::Swap(a, b) => vec![*a, *b],
-            Command::Cancel | Command::Bunker { .. } | Command::Light | Command::Ask(_) | Command::Answer(_) => vec![],
-        }
+            Command::Authority { from, target } => (Some(*from), Some(*target)),
+            Command::Swap(a, b) => (Some(*a), Some(*b)),
+            Command::Cancel | Command::Bunker { .. } | Command::Light | Command::Ask(_) | Command::Answer(_) => {
+                (None, None)
+            }
+        };
+        a.into_iter().chain(b)
     }
 }
 

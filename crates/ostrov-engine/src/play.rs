@@ -58,6 +58,8 @@ pub struct Match {
     reveal_pending: Vec<PlayerId>,
     pub days: Vec<DayRecord>,
     pub title: Option<String>,
+    /// The last closed day, kept for its buffers.
+    spare: Option<Today>,
 }
 
 impl Match {
@@ -123,11 +125,12 @@ impl Match {
             assaulted: vec![false; n],
             winner: None,
             ended_on: None,
-            notices: Vec::new(),
+            notices: Vec::with_capacity(4 * n),
         };
         let pack: Vec<PlayerId> =
             state.list_order.iter().copied().filter(|p| state.player(*p).role.side() == Side::Werewolves).collect();
-        for p in state.list_order.clone() {
+        for k in 0..n {
+            let p = state.list_order[k];
             let pl = state.player(p);
             let (role, item) = (pl.role, pl.item);
             state.notify(p, NoticeKind::Role(role));
@@ -145,6 +148,7 @@ impl Match {
             reveal_pending: Vec::new(),
             days: Vec::new(),
             title: setup.title.clone(),
+            spare: None,
         }
     }
 
@@ -197,8 +201,14 @@ impl Match {
         for p in std::mem::take(&mut self.reveal_pending) {
             st.player_mut(p).role_public = event != Some(Event::SolarEclipse);
         }
-        let mut today = Today::new(st.players.len(), day, event, self.detail);
-        today.tie_breaks = plan.tie_breaks.iter().copied().collect();
+        let mut today = match self.spare.take() {
+            Some(mut t) => {
+                t.reset(st.players.len(), day, event, self.detail);
+                t
+            }
+            None => Today::new(st.players.len(), day, event, self.detail),
+        };
+        today.tie_breaks.extend(plan.tie_breaks.iter().copied());
         today.log.add(0, || match event {
             Some(e) => format!("День {day}. Событие: {} — {}", e.ru(), e.meaning_ru()),
             None => format!("День {day}. Без события."),
@@ -240,6 +250,20 @@ impl Match {
                 Ok::<(), Refusal>(()).and(Err(r))
             }
         }
+    }
+
+    /// Like [`Match::submit`], but a refused order is not listed in the day's `rejected`:
+    /// for drivers (the bots) that only send what [`Match::check`] takes.
+    pub fn try_submit(&mut self, order: &Order) -> Result<(), Refusal> {
+        if order.at > Clock::MIDDAY && order.at <= Clock::DEADLINE {
+            self.midday_stage();
+        }
+        let Some(today) = self.today.as_mut() else {
+            return Err(if self.state.winner.is_some() { Refusal::GameOver } else { Refusal::Late });
+        };
+        day::check(&self.state, today, order)?;
+        day::accept(&mut self.state, today, order);
+        Ok(())
     }
 
     /// Runs the 13:00 stage now, if it has not run today (R-EVENT-1).
@@ -290,6 +314,7 @@ impl Match {
             r.step_19_hamster(&mut night);
             r.step_20_nurse(&mut night);
             self.reveal_pending = r.apply_night_deaths(&night);
+            r.day.night_buf = night;
             over = r.check_win(20) || r.check_max_days();
             // Step 21: the next day's event.
             if !over {
@@ -329,6 +354,7 @@ impl Match {
                 .collect();
         }
         self.days.push(record);
+        self.spare = Some(today);
         Ok(self.days.last().expect("just pushed"))
     }
 

@@ -37,7 +37,8 @@ impl Resolution<'_> {
         let n = self.st.players.len();
         let mut shocked = vec![false; n];
         let mut love = Vec::new();
-        for u in self.day.uses.clone() {
+        for k in 0..self.day.uses.len() {
+            let u = self.day.uses[k];
             if !self.st.alive(u.by) || !self.st.alive(u.target) {
                 if u.item != Item::Voodoo {
                     let (b, t) = (self.name(u.by), self.name(u.target));
@@ -87,13 +88,15 @@ impl Resolution<'_> {
         let fear = self.day.event == Some(Event::Fear);
         let by_items = self.vote_items();
         let per = Event::votes_per_player(self.day.event);
-        // Votes as sent and still counting (a vote for a player no longer alive does not count).
-        let sent: Vec<Option<crate::order::Targets>> =
-            (0..n).map(|i| self.day.votes[i].filter(|t| t.iter().all(|q| self.st.alive(q)))).collect();
         let mut ballots = Vec::with_capacity(n * per + 4);
-        for v in self.st.living().collect::<Vec<_>>() {
+        for k in 0..self.st.list_order.len() {
+            let v = self.st.list_order[k];
+            if !self.st.alive(v) {
+                continue;
+            }
             let i = v.index();
-            if self.day.votes[i].is_some() && sent[i].is_none() {
+            let sent_i = self.sent(v);
+            if self.day.votes[i].is_some() && sent_i.is_none() {
                 let name = self.name(v);
                 self.log(3, || format!("Голос {name} не учитывается: выбранный игрок выбыл"));
             }
@@ -118,7 +121,7 @@ impl Resolution<'_> {
                     }
                 });
             }
-            let targets: [Option<PlayerId>; 2] = match sent[i] {
+            let targets: [Option<PlayerId>; 2] = match sent_i {
                 Some(t) => [Some(t.first), t.second],
                 None => [None, None],
             };
@@ -133,7 +136,7 @@ impl Resolution<'_> {
                 let ballot = match (blocked, slot) {
                     (true, _) => Ballot { voter: v, target: v, kind: BallotKind::Blocked },
                     (false, None) => Ballot { voter: v, target: v, kind: BallotKind::Missing },
-                    (false, Some(t)) => match by_items.then(|| self.void_reason(v, *t, items, &sent)).flatten() {
+                    (false, Some(t)) => match by_items.then(|| self.void_reason(v, *t, items)).flatten() {
                         Some(why) => {
                             let (vn, tn) = (self.name(v), self.name(*t));
                             self.log(3, || format!("Голос {vn} против {tn} недействителен ({why}) и остаётся на {vn}"));
@@ -153,17 +156,17 @@ impl Resolution<'_> {
                 }
             }
         }
-        Votes { ballots, counts: vec![0; n] }
+        // The counts are made by `count`, after step 4.
+        Votes { ballots, counts: Vec::new() }
+    }
+
+    /// `p`'s vote as sent and still counting (a vote for a player no longer alive does not count).
+    fn sent(&self, p: PlayerId) -> Option<crate::order::Targets> {
+        self.day.votes[p.index()].filter(|t| t.iter().all(|q| self.st.alive(q)))
     }
 
     /// Why a vote from `v` for `t` is void (love note, totem, handcuffs), if it is.
-    fn void_reason(
-        &self,
-        v: PlayerId,
-        t: PlayerId,
-        items: &DayItems,
-        sent: &[Option<crate::order::Targets>],
-    ) -> Option<&'static str> {
+    fn void_reason(&self, v: PlayerId, t: PlayerId, items: &DayItems) -> Option<&'static str> {
         if items.love.iter().any(|&(a, b)| (a == v && b == t) || (a == t && b == v)) {
             return Some("Любовная записка");
         }
@@ -172,7 +175,7 @@ impl Resolution<'_> {
             // R-ITEM-6: the holder votes as one of the two living neighbours sent.
             let (a, b) = self.st.neighbours(v)?;
             let per = Event::votes_per_player(self.day.event);
-            let matches = |nb: PlayerId| match sent[nb.index()] {
+            let matches = |nb: PlayerId| match self.sent(nb) {
                 None => t == nb,
                 Some(s) => s.contains(t) || (per == 2 && s.second.is_none() && t == nb),
             };
@@ -191,7 +194,11 @@ impl Resolution<'_> {
 
     /// Step 4: the authority's order (R-AUTH-1).
     pub(crate) fn step_4_authority(&mut self, votes: &mut Votes) {
-        for a in self.st.living().collect::<Vec<_>>() {
+        for k in 0..self.st.list_order.len() {
+            let a = self.st.list_order[k];
+            if !self.st.alive(a) {
+                continue;
+            }
             let Some((from, target)) = self.day.authority[a.index()] else { continue };
             if self.st.player(a).role != crate::role::Role::Authority || self.st.player(a).spent.authority {
                 continue;
@@ -233,7 +240,8 @@ impl Resolution<'_> {
                 .join(", ");
             self.log(4, || format!("Итог голосования: {}", if text.is_empty() { "голосов нет".into() } else { text }));
         }
-        self.day.record.ballots = votes.ballots.clone();
+        // Steps 5–7 need only the counts: the ballots go to the record.
+        self.day.record.ballots = std::mem::take(&mut votes.ballots);
         self.day.record.tally = tally;
         votes.counts = counts;
     }
