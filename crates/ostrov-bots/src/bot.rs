@@ -12,11 +12,20 @@ pub struct View<'a> {
     m: &'a Match,
     /// The player this view belongs to.
     pub me: PlayerId,
+    /// The living players in list order, when the driver has them at hand.
+    living: Option<&'a [PlayerId]>,
 }
 
 impl<'a> View<'a> {
     pub fn new(m: &'a Match, me: PlayerId) -> View<'a> {
-        View { m, me }
+        View { m, me, living: None }
+    }
+
+    /// A view with the living players (in list order, as [`View::living`] gives them)
+    /// already gathered by the driver, shared by every bot of the day.
+    pub fn with_living(m: &'a Match, me: PlayerId, living: &'a [PlayerId]) -> View<'a> {
+        debug_assert!(living.iter().copied().eq(m.state.living()));
+        View { m, me, living: Some(living) }
     }
 
     /// The role this player was told (the first `Role` notice), turned halfbloods count as werewolves.
@@ -62,7 +71,10 @@ impl<'a> View<'a> {
     /// Fills `out` with the living players.
     pub fn living_into(&self, out: &mut Vec<PlayerId>) {
         out.clear();
-        out.extend(self.m.state.living());
+        match self.living {
+            Some(l) => out.extend_from_slice(l),
+            None => out.extend(self.m.state.living()),
+        }
     }
 
     /// A role the newspaper revealed (dead players, a revealed authority).

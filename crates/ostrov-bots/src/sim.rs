@@ -50,38 +50,63 @@ pub fn play_one(cfg: &Config, index: u64) -> GameResult {
 
 /// Plays one whole game with bots from `factory`.
 pub fn play_with(cfg: &Config, index: u64, factory: &Factory) -> GameResult {
+    play_in(cfg, index, factory, &mut Scratch::default())
+}
+
+/// Buffers kept from game to game by one worker.
+#[derive(Default)]
+struct Scratch {
+    setup: Option<Setup>,
+    roles: Vec<Role>,
+    cmds: Vec<Command>,
+    living: Vec<PlayerId>,
+    bots: Vec<Box<dyn Bot>>,
+}
+
+fn play_in(cfg: &Config, index: u64, factory: &Factory, scratch: &mut Scratch) -> GameResult {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(7);
-    let mut roles = cfg.roles.clone();
-    rand::seq::SliceRandom::shuffle(roles.as_mut_slice(), &mut rng);
-    let setup = Setup {
+    let setup = scratch.setup.get_or_insert_with(|| Setup {
         title: None,
         seed,
         rules: cfg.rules.clone(),
-        seats: roles.iter().enumerate().map(|(i, r)| Seat { name: format!("p{i}"), role: *r, item: None }).collect(),
+        seats: cfg
+            .roles
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Seat { name: format!("p{i}"), role: *r, item: None })
+            .collect(),
         deck: cfg.deck.clone(),
         shuffle: false,
-    };
-    let mut m = Match::new(&setup, false);
-    let mut bots: Vec<_> = roles.iter().map(|_| factory()).collect();
+    });
+    setup.seed = seed;
+    // The roles are dealt anew by the game seed.
+    let roles = &mut scratch.roles;
+    roles.clear();
+    roles.extend_from_slice(&cfg.roles);
+    rand::seq::SliceRandom::shuffle(roles.as_mut_slice(), &mut rng);
+    for (seat, r) in setup.seats.iter_mut().zip(roles.iter()) {
+        seat.role = *r;
+    }
+    let mut m = Match::new(setup, false);
+    let bots = &mut scratch.bots;
+    bots.clear();
+    bots.extend(setup.seats.iter().map(|_| factory()));
     let plan = DayPlan::default();
-    let mut cmds: Vec<Command> = Vec::new();
-    let mut living: Vec<PlayerId> = Vec::new();
+    let (cmds, living) = (&mut scratch.cmds, &mut scratch.living);
     while m.winner().is_none() {
         if m.open_day(&plan).is_err() {
             break;
         }
         living.clear();
         living.extend(m.state.living());
-        for &p in &living {
+        for &p in living.iter() {
             cmds.clear();
-            bots[p.index()].orders(&View::new(&m, p), &mut rng, &mut cmds);
+            bots[p.index()].orders(&View::with_living(&m, p, living), &mut rng, cmds);
             for c in cmds.drain(..) {
-                let o = Order::new(p, c);
-                if m.check(&o).is_ok() {
-                    let _ = m.submit(&o);
-                }
+                // Only orders the engine takes are sent (`try_submit` checks them as `check` does).
+                let _ = m.try_submit(&Order::new(p, c));
             }
         }
         if m.close_day().is_err() {
@@ -213,7 +238,8 @@ pub fn simulate_bots(cfg: &Config, factory: &Factory, progress: &(dyn Fn(u64) + 
         .into_par_iter()
         .map(|c| {
             let end = ((c + 1) * CHUNK).min(cfg.games);
-            let a = (c * CHUNK..end).fold(Acc::default(), |a, i| a.add(play_with(cfg, i, factory)));
+            let mut scratch = Scratch::default();
+            let a = (c * CHUNK..end).fold(Acc::default(), |a, i| a.add(play_in(cfg, i, factory, &mut scratch)));
             progress(end - c * CHUNK);
             a
         })
