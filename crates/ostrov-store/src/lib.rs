@@ -308,40 +308,37 @@ impl Store for SqliteStore {
     }
 
     async fn append(&self, game_id: i64, ev: &NewEvent) -> Result<Appended> {
-        // BEGIN IMMEDIATE takes the write lock first, so concurrent appends
-        // queue on busy_timeout instead of failing a read-to-write upgrade.
-        // The commit is durable (WAL + synchronous=FULL) before we return.
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        if let Some(id) = &ev.client_request_id {
-            let seen: Option<i64> =
-                sqlx::query_scalar("SELECT seq FROM events WHERE game_id = ? AND client_request_id = ?")
-                    .bind(game_id)
-                    .bind(id)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-            if let Some(seq) = seen {
-                return Ok(Appended::Duplicate(seq));
-            }
-        }
-        let next: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?")
-            .bind(game_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        sqlx::query(
+        // One statement, so one round trip to the database thread: in autocommit mode it
+        // takes the write lock before it reads MAX(seq) (so concurrent appends queue on
+        // busy_timeout and get distinct numbers), and it has committed durably (WAL +
+        // synchronous=FULL) once stepped to the end, which `fetch_all` does. A repeated
+        // client request id inserts nothing (the UNIQUE constraint, DO NOTHING) and
+        // returns no row; then its stored seq is looked up.
+        let seq: Vec<i64> = sqlx::query_scalar(
             "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload)
-             VALUES (?, ?, ?, ?, ?, ?, ?)",
+             SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM events WHERE game_id = ?1
+             ON CONFLICT DO NOTHING
+             RETURNING seq",
         )
         .bind(game_id)
-        .bind(next)
         .bind(ev.at)
         .bind(ev.author)
         .bind(ev.client_request_id.as_deref())
         .bind(&ev.kind)
         .bind(ev.payload.to_string())
-        .execute(&mut *tx)
+        .fetch_all(&self.pool)
         .await?;
-        tx.commit().await?;
-        Ok(Appended::New(next))
+        if let Some(seq) = seq.first() {
+            return Ok(Appended::New(*seq));
+        }
+        let id = ev.client_request_id.as_deref().ok_or_else(|| StoreError::Db("append: nothing inserted".into()))?;
+        let seen: Option<i64> =
+            sqlx::query_scalar("SELECT seq FROM events WHERE game_id = ? AND client_request_id = ?")
+                .bind(game_id)
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        seen.map(Appended::Duplicate).ok_or_else(|| StoreError::Db("append: nothing inserted".into()))
     }
 
     async fn events(&self, game_id: i64) -> Result<Vec<Event>> {
