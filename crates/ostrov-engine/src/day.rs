@@ -155,7 +155,7 @@ impl Today {
         self.tie_breaks.clear();
         self.log.on = detail;
         self.log.entries.clear();
-        self.record = DayRecord { day, event, ..DayRecord::default() };
+        self.record.reset(day, event);
     }
 
     /// Whether items work today (Magnetic storm: none does, R-ITEM-7).

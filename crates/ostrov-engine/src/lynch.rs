@@ -16,6 +16,9 @@ pub(crate) type Places = Vec<Option<PlayerId>>;
 
 impl Resolution<'_> {
     fn names(&self, ps: &[PlayerId]) -> String {
+        if !self.day.log.on {
+            return String::new();
+        }
         ps.iter().map(|p| self.name(*p)).collect::<Vec<_>>().join(", ")
     }
 
@@ -182,20 +185,20 @@ impl Resolution<'_> {
             return Ok(());
         }
         let n = self.st.players.len();
-        let mut firing = vec![false; n];
-        let mut any = false;
-        for p in self.st.living() {
-            if self.st.holds(p, Item::Bomb)
+        let fires = |p: PlayerId| {
+            self.st.holds(p, Item::Bomb)
                 && votes.count(p) >= 2
                 && !places.contains(&Some(p))
                 && !self.day.immune[p.index()]
-            {
-                firing[p.index()] = true;
-                any = true;
-            }
-        }
-        if !any {
+        };
+        if !self.st.living().any(fires) {
             return Ok(());
+        }
+        let mut firing = vec![false; n];
+        for p in self.st.living() {
+            if fires(p) {
+                firing[p.index()] = true;
+            }
         }
         let rage = self.day.event == Some(Event::Rage);
         let mut placed = vec![false; n];

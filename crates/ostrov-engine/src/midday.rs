@@ -27,10 +27,12 @@ pub(crate) fn run(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
         }
         _ => {}
     }
-    let uses: Vec<_> = today.uses.iter().map(|u| (u.by, u.item, u.target)).collect();
-    for (by, item, target) in uses {
-        let (b, t) = (st.name(by).to_string(), st.name(target).to_string());
-        today.log.add(0, || format!("13:00. {b} применяет {} на {t}", item.ru()));
+    if today.log.on {
+        let uses: Vec<_> = today.uses.iter().map(|u| (u.by, u.item, u.target)).collect();
+        for (by, item, target) in uses {
+            let (b, t) = (st.name(by).to_string(), st.name(target).to_string());
+            today.log.add(0, || format!("13:00. {b} применяет {} на {t}", item.ru()));
+        }
     }
 }
 

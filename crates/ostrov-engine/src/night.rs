@@ -245,8 +245,8 @@ impl Resolution<'_> {
             self.log(12, || "Лунное затмение: у оборотней праздник, они никого не едят".into());
             return;
         }
-        let targets: Vec<PlayerId> = pack.targets.iter().collect();
-        for t in targets {
+        let targets = pack.targets;
+        for t in targets.iter() {
             let tn = self.name(t);
             self.log(12, || format!("Оборотни нападают на {tn}"));
             night.attacks.push(t);
@@ -255,6 +255,9 @@ impl Resolution<'_> {
 
     /// Step 13: the untouchable survives the attack.
     pub(crate) fn step_13_untouchable(&mut self, night: &mut Night) {
+        if !night.attacks.iter().any(|t| self.st.player(*t).role == Role::Untouchable) {
+            return;
+        }
         for t in night.attacks.clone() {
             if self.st.player(t).role == Role::Untouchable {
                 let tn = self.name(t);
@@ -391,13 +394,16 @@ impl Resolution<'_> {
         if dead.is_empty() {
             self.log(20, || "Этой ночью никто не погиб".into());
         }
-        let mut assaulted = vec![false; self.st.players.len()];
+        // Last night's marks are cleared in place (the same as a fresh `vec![false; n]`).
+        let n = self.st.players.len();
+        self.st.assaulted.clear();
+        self.st.assaulted.resize(n, false);
         for p in &self.day.record.assaulted {
-            assaulted[p.index()] = true;
+            self.st.assaulted[p.index()] = true;
         }
         self.st.sort_by_list(&mut self.day.record.assaulted);
-        self.st.assaulted = assaulted;
-        self.day.record.night_deaths = dead.clone();
+        self.day.record.night_deaths.clear();
+        self.day.record.night_deaths.extend_from_slice(&dead);
         crate::play::turn_halfbloods(self.st, &mut self.day.log, 20);
         dead
     }

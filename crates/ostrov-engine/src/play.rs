@@ -53,13 +53,16 @@ pub struct Match {
     pub state: State,
     pub(crate) rng: ChaCha8Rng,
     detail: bool,
-    today: Option<Today>,
+    /// Boxed: the open day is moved in and out often, and it is large.
+    today: Option<Box<Today>>,
     /// Night dead whose roles wait for the next morning (Solar eclipse may hide them).
     reveal_pending: Vec<PlayerId>,
     pub days: Vec<DayRecord>,
     pub title: Option<String>,
     /// The last closed day, kept for its buffers.
-    spare: Option<Today>,
+    spare: Option<Box<Today>>,
+    /// Day records of an old game (see [`Match::renew`]), kept for their buffers.
+    pool: Vec<DayRecord>,
 }
 
 impl Match {
@@ -70,18 +73,73 @@ impl Match {
     }
 
     /// Like [`Match::new`] with a given RNG.
-    pub fn with_rng(setup: &Setup, mut rng: ChaCha8Rng, detail: bool) -> Match {
-        let n = setup.seats.len();
-        let mut list_order: Vec<PlayerId> = (0..n as u16).map(PlayerId).collect();
-        if setup.shuffle {
-            draw::shuffle(&mut rng, &mut list_order);
+    pub fn with_rng(setup: &Setup, rng: ChaCha8Rng, detail: bool) -> Match {
+        let mut m = Match {
+            state: State {
+                players: Vec::new(),
+                list_order: Vec::new(),
+                position: Vec::new(),
+                rules: setup.rules.clone(),
+                reserve: Vec::new(),
+                day: 0,
+                event: None,
+                previous_event: None,
+                next_event: None,
+                assaulted: Vec::new(),
+                winner: None,
+                ended_on: None,
+                notices: Vec::new(),
+            },
+            rng,
+            detail,
+            today: None,
+            reveal_pending: Vec::new(),
+            days: Vec::with_capacity(16),
+            title: None,
+            spare: None,
+            pool: Vec::new(),
+        };
+        m.deal(setup);
+        m
+    }
+
+    /// Starts a new game on this match: afterwards it is exactly what
+    /// `Match::new(setup, detail)` would be, but the buffers of the old game are reused
+    /// (for bulk simulation).
+    pub fn renew(&mut self, setup: &Setup, detail: bool) {
+        self.renew_with_rng(setup, ChaCha8Rng::seed_from_u64(setup.seed), detail);
+    }
+
+    /// Like [`Match::renew`] with a given RNG (what [`Match::with_rng`] is to [`Match::new`]).
+    pub fn renew_with_rng(&mut self, setup: &Setup, rng: ChaCha8Rng, detail: bool) {
+        self.rng = rng;
+        self.detail = detail;
+        if let Some(t) = self.today.take() {
+            self.spare = Some(t);
         }
-        let mut position = vec![0u16; n];
-        for (pos, p) in list_order.iter().enumerate() {
-            position[p.index()] = pos as u16;
+        self.reveal_pending.clear();
+        self.pool.append(&mut self.days);
+        self.deal(setup);
+    }
+
+    /// Seats the players and deals the items into a match whose buffers may hold an old game.
+    fn deal(&mut self, setup: &Setup) {
+        let n = setup.seats.len();
+        let (st, rng) = (&mut self.state, &mut self.rng);
+        st.list_order.clear();
+        st.list_order.extend((0..n as u16).map(PlayerId));
+        if setup.shuffle {
+            draw::shuffle(rng, &mut st.list_order);
+        }
+        st.position.clear();
+        st.position.resize(n, 0);
+        for (pos, p) in st.list_order.iter().enumerate() {
+            st.position[p.index()] = pos as u16;
         }
         // R-DECK-1: fixed items come out of the deck; the rest is dealt by the seed.
-        let mut deck = setup.deck.clone();
+        let deck = &mut st.reserve;
+        deck.clear();
+        deck.extend_from_slice(&setup.deck);
         for seat in &setup.seats {
             if let Some(Some(it)) = seat.item {
                 if let Some(k) = deck.iter().position(|d| *d == it) {
@@ -89,67 +147,62 @@ impl Match {
                 }
             }
         }
-        draw::shuffle(&mut rng, &mut deck);
-        let mut items: Vec<Option<Held>> = setup.seats.iter().map(|s| s.item.flatten().map(Held::new)).collect();
-        for p in &list_order {
-            if setup.seats[p.index()].item.is_none() {
-                items[p.index()] = deck.pop().map(Held::new);
-            }
-        }
-        let players = setup
-            .seats
-            .iter()
-            .zip(items)
-            .map(|(s, item)| Player {
-                name: s.name.clone(),
+        draw::shuffle(rng, deck);
+        st.players.truncate(n);
+        for (i, s) in setup.seats.iter().enumerate() {
+            let fresh = Player {
+                name: String::new(),
                 role: s.role,
                 turned: false,
                 alive: true,
-                item,
+                item: s.item.flatten().map(Held::new),
                 died_on_day: None,
                 death: None,
                 spent: Spent::default(),
                 role_public: false,
-            })
-            .collect();
-        let mut state = State {
-            players,
-            list_order,
-            position,
-            rules: setup.rules.clone(),
-            reserve: deck,
-            day: 0,
-            event: None,
-            previous_event: None,
-            next_event: None,
-            assaulted: vec![false; n],
-            winner: None,
-            ended_on: None,
-            notices: Vec::with_capacity(4 * n),
-        };
-        let pack: Vec<PlayerId> =
-            state.list_order.iter().copied().filter(|p| state.player(*p).role.side() == Side::Werewolves).collect();
+            };
+            match st.players.get_mut(i) {
+                Some(old) => {
+                    let name = std::mem::take(&mut old.name);
+                    *old = Player { name, ..fresh };
+                }
+                None => st.players.push(fresh),
+            }
+            let name = &mut st.players[i].name;
+            name.clear();
+            name.push_str(&s.name);
+        }
         for k in 0..n {
-            let p = state.list_order[k];
-            let pl = state.player(p);
-            let (role, item) = (pl.role, pl.item);
-            state.notify(p, NoticeKind::Role(role));
-            state.notify(p, NoticeKind::Item { item, source: ItemSource::Dealt });
-            if role.side() == Side::Werewolves {
-                state.notify(p, NoticeKind::Pack(pack.clone()));
+            let p = st.list_order[k];
+            if setup.seats[p.index()].item.is_none() {
+                st.players[p.index()].item = st.reserve.pop().map(Held::new);
             }
         }
-        turn_halfbloods(&mut state, &mut Log::new(false), 0);
-        Match {
-            state,
-            rng,
-            detail,
-            today: None,
-            reveal_pending: Vec::new(),
-            days: Vec::new(),
-            title: setup.title.clone(),
-            spare: None,
+        st.rules = setup.rules.clone();
+        st.day = 0;
+        st.event = None;
+        st.previous_event = None;
+        st.next_event = None;
+        st.assaulted.clear();
+        st.assaulted.resize(n, false);
+        st.winner = None;
+        st.ended_on = None;
+        st.notices.clear();
+        st.notices.reserve(4 * n);
+        let pack: Vec<PlayerId> =
+            st.list_order.iter().copied().filter(|p| st.player(*p).role.side() == Side::Werewolves).collect();
+        for k in 0..n {
+            let p = st.list_order[k];
+            let pl = st.player(p);
+            let (role, item) = (pl.role, pl.item);
+            st.notify(p, NoticeKind::Role(role));
+            st.notify(p, NoticeKind::Item { item, source: ItemSource::Dealt });
+            if role.side() == Side::Werewolves {
+                st.notify(p, NoticeKind::Pack(pack.clone()));
+            }
         }
+        turn_halfbloods(st, &mut Log::new(false), 0);
+        self.title = setup.title.clone();
     }
 
     /// Finds a player by name (case-insensitive, `ё` = `е`).
@@ -164,7 +217,7 @@ impl Match {
 
     /// The open day, if any.
     pub fn today(&self) -> Option<&Today> {
-        self.today.as_ref()
+        self.today.as_deref()
     }
 
     /// The record of day `day` as far as it is public now: the closed day's record, or
@@ -206,7 +259,7 @@ impl Match {
                 t.reset(st.players.len(), day, event, self.detail);
                 t
             }
-            None => Today::new(st.players.len(), day, event, self.detail),
+            None => Box::new(Today::new(st.players.len(), day, event, self.detail)),
         };
         today.tie_breaks.extend(plan.tie_breaks.iter().copied());
         today.log.add(0, || match event {
@@ -268,12 +321,11 @@ impl Match {
 
     /// Runs the 13:00 stage now, if it has not run today (R-EVENT-1).
     pub fn midday_stage(&mut self) {
-        if let Some(mut today) = self.today.take() {
+        if let Some(today) = self.today.as_mut() {
             if today.phase == Phase::Morning {
-                crate::midday::run(&mut self.state, &mut today, &mut self.rng);
+                crate::midday::run(&mut self.state, today, &mut self.rng);
                 today.phase = Phase::Afternoon;
             }
-            self.today = Some(today);
         }
     }
 
@@ -331,7 +383,7 @@ impl Match {
             }
             self.reveal_pending.clear();
         }
-        let mut record = std::mem::take(&mut today.record);
+        let mut record = std::mem::replace(&mut today.record, self.pool.pop().unwrap_or_default());
         record.log = std::mem::take(&mut today.log.entries);
         record.winner = self.state.winner;
         record.next_event = if over { None } else { self.state.next_event };

@@ -175,3 +175,68 @@ pub struct DayRecord {
     /// Every player at the end of the day (only when detail is on).
     pub snapshot: Vec<Snapshot>,
 }
+
+impl DayRecord {
+    /// Makes this record what `DayRecord { day, event, ..DayRecord::default() }` is,
+    /// keeping its buffers.
+    pub(crate) fn reset(&mut self, day: u32, event: Option<Event>) {
+        let DayRecord {
+            day: d,
+            event: e,
+            chosen,
+            pair,
+            tsunami,
+            bunker,
+            exchanges,
+            lights,
+            question,
+            answer,
+            items_used,
+            penalties,
+            removed,
+            ballots,
+            tally,
+            leader,
+            sentence,
+            authority,
+            lynched,
+            night_deaths,
+            checks,
+            assaulted,
+            rejected,
+            log,
+            night,
+            next_event,
+            winner,
+            snapshot,
+        } = self;
+        *d = day;
+        *e = event;
+        *chosen = None;
+        *pair = None;
+        *tsunami = false;
+        bunker.clear();
+        exchanges.clear();
+        lights.clear();
+        *question = None;
+        *answer = None;
+        items_used.clear();
+        penalties.clear();
+        removed.clear();
+        ballots.clear();
+        tally.clear();
+        *leader = None;
+        *sentence = None;
+        *authority = None;
+        lynched.clear();
+        night_deaths.clear();
+        checks.clear();
+        assaulted.clear();
+        rejected.clear();
+        log.clear();
+        *night = false;
+        *next_event = None;
+        *winner = None;
+        snapshot.clear();
+    }
+}

@@ -9,6 +9,7 @@ use crate::resolution::Resolution;
 
 /// What the day's shocker and love-note uses decide (step 1).
 pub(crate) struct DayItems {
+    /// By player id; empty when nobody is shocked.
     pub shocked: Vec<bool>,
     pub love: Vec<(PlayerId, PlayerId)>,
 }
@@ -35,7 +36,7 @@ impl Resolution<'_> {
     /// Step 1: finalise the day's item actions — shocker, love note.
     pub(crate) fn step_1_finalise_day_items(&mut self) -> DayItems {
         let n = self.st.players.len();
-        let mut shocked = vec![false; n];
+        let mut shocked = Vec::new();
         let mut love = Vec::new();
         for k in 0..self.day.uses.len() {
             let u = self.day.uses[k];
@@ -49,6 +50,7 @@ impl Resolution<'_> {
             }
             match u.item {
                 Item::Shocker => {
+                    shocked.resize(n, false);
                     shocked[u.target.index()] = true;
                     let (b, t) = (self.name(u.by), self.name(u.target));
                     self.log(1, || format!("{b} применил Шокер: {t} на этот день приравнен к мёртвому и лишён голоса"));
@@ -88,7 +90,10 @@ impl Resolution<'_> {
         let fear = self.day.event == Some(Event::Fear);
         let by_items = self.vote_items();
         let per = Event::votes_per_player(self.day.event);
-        let mut ballots = Vec::with_capacity(n * per + 4);
+        // The record's buffer (the ballots go back to the record in `count`).
+        let mut ballots = std::mem::take(&mut self.day.record.ballots);
+        ballots.clear();
+        ballots.reserve(n * per + 4);
         for k in 0..self.st.list_order.len() {
             let v = self.st.list_order[k];
             if !self.st.alive(v) {
@@ -102,7 +107,7 @@ impl Resolution<'_> {
             }
             let assaulted = self.st.assaulted[i];
             let penalised = self.day.penalty[i];
-            let shocked = by_items && items.shocked[i];
+            let shocked = by_items && items.shocked.get(i).copied().unwrap_or(false);
             let blocked = assaulted || penalised || shocked;
             if blocked {
                 let name = self.name(v);
@@ -230,8 +235,9 @@ impl Resolution<'_> {
         for b in &votes.ballots {
             counts[b.target.index()] += 1;
         }
-        let tally: Vec<(PlayerId, u32)> =
-            self.st.list_order.iter().filter(|p| counts[p.index()] > 0).map(|p| (*p, counts[p.index()])).collect();
+        let mut tally = std::mem::take(&mut self.day.record.tally);
+        tally.clear();
+        tally.extend(self.st.list_order.iter().filter(|p| counts[p.index()] > 0).map(|p| (*p, counts[p.index()])));
         if self.day.log.on {
             let text = tally
                 .iter()
