@@ -47,6 +47,23 @@ impl<'a> View<'a> {
         self.m.state.notices.iter().filter(move |n| n.to == me).map(|n| &n.kind)
     }
 
+    /// How many private messages have been sent so far, to anyone (a cursor for
+    /// [`View::notices_since`]).
+    pub fn notice_count(&self) -> usize {
+        self.m.state.notices.len()
+    }
+
+    /// The private messages this player was told since the first `from` messages of the game.
+    pub fn notices_since(&self, from: usize) -> impl Iterator<Item = &'a NoticeKind> + '_ {
+        let me = self.me;
+        self.m.state.notices.get(from..).unwrap_or_default().iter().filter(move |n| n.to == me).map(|n| &n.kind)
+    }
+
+    /// The living players in list order, if the driver gathered them (see [`View::with_living`]).
+    pub fn living_slice(&self) -> Option<&'a [PlayerId]> {
+        self.living
+    }
+
     /// The player's own item, as they know it (R-ITEM-2).
     pub fn item(&self) -> Option<Held> {
         self.m.state.held(self.me)
@@ -138,18 +155,26 @@ fn pick(rng: &mut ChaCha8Rng, v: &[PlayerId]) -> Option<PlayerId> {
 pub struct RandomBot {
     role: Option<Role>,
     living: Vec<PlayerId>,
+    /// Notices read so far (a halfblood watches for `Turned`).
+    seen: usize,
+    turned: bool,
 }
 
 impl Bot for RandomBot {
     fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         let role = *self.role.get_or_insert_with(|| v.role());
-        let role = if role == Role::Halfblood && v.notices().any(|k| matches!(k, NoticeKind::Turned)) {
-            Role::Werewolf
-        } else {
-            role
+        if role == Role::Halfblood && !self.turned {
+            self.turned = v.notices_since(self.seen).any(|k| matches!(k, NoticeKind::Turned));
+            self.seen = v.notice_count();
+        }
+        let role = if role == Role::Halfblood && self.turned { Role::Werewolf } else { role };
+        let l: &[PlayerId] = match v.living_slice() {
+            Some(l) => l,
+            None => {
+                v.living_into(&mut self.living);
+                &self.living
+            }
         };
-        v.living_into(&mut self.living);
-        let l = &self.living;
         let Some(t) = pick(rng, l) else { return };
         let two = matches!(v.event(), Some(Event::Rage | Event::FogNight));
         out.push(Command::Vote(if two { Targets::two(t, pick(rng, l).unwrap_or(t)) } else { Targets::one(t) }));

@@ -61,6 +61,8 @@ struct Scratch {
     cmds: Vec<Command>,
     living: Vec<PlayerId>,
     bots: Vec<Box<dyn Bot>>,
+    /// The last game's match, renewed for the next one.
+    m: Option<Match>,
 }
 
 fn play_in(cfg: &Config, index: u64, factory: &Factory, scratch: &mut Scratch) -> GameResult {
@@ -89,7 +91,13 @@ fn play_in(cfg: &Config, index: u64, factory: &Factory, scratch: &mut Scratch) -
     for (seat, r) in setup.seats.iter_mut().zip(roles.iter()) {
         seat.role = *r;
     }
-    let mut m = Match::new(setup, false);
+    let m = match scratch.m.as_mut() {
+        Some(m) => {
+            m.renew(setup, false);
+            m
+        }
+        None => scratch.m.insert(Match::new(setup, false)),
+    };
     let bots = &mut scratch.bots;
     bots.clear();
     bots.extend(setup.seats.iter().map(|_| factory()));
@@ -103,7 +111,7 @@ fn play_in(cfg: &Config, index: u64, factory: &Factory, scratch: &mut Scratch) -
         living.extend(m.state.living());
         for &p in living.iter() {
             cmds.clear();
-            bots[p.index()].orders(&View::with_living(&m, p, living), &mut rng, cmds);
+            bots[p.index()].orders(&View::with_living(m, p, living), &mut rng, cmds);
             for c in cmds.drain(..) {
                 // Only orders the engine takes are sent (`try_submit` checks them as `check` does).
                 let _ = m.try_submit(&Order::new(p, c));
