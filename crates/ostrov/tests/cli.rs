@@ -171,3 +171,23 @@ fn new_deals_a_game_file_that_resolves() {
     let help = String::from_utf8(ostrov(&["new", "--help"]).stdout).unwrap();
     assert!(help.contains("--setup") && help.contains("recommended"));
 }
+
+#[test]
+fn simulate_writes_an_svg_chart() {
+    let dir = std::env::temp_dir().join(format!("ostrov-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("wins.svg");
+    let o = ostrov(&["simulate", "--players", "9", "--games", "200", "--seed", "3", "--svg", svg.to_str().unwrap()]);
+    assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&svg).expect("the chart is written");
+    assert!(text.starts_with("<svg"), "{text}");
+    assert!(text.contains("xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(text.trim_end().ends_with("</svg>"));
+    assert!(text.contains("<rect"), "bars are drawn");
+    for side in ["civilians", "werewolves", "draw"] {
+        assert!(text.contains(side), "the legend names {side}");
+    }
+    // Every element that is opened is closed: <svg> once, the rest self-closing or paired.
+    assert_eq!(text.matches("<svg").count(), 1);
+    assert_eq!(text.matches("<text").count(), text.matches("</text>").count());
+}
