@@ -27,6 +27,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/login", post(login::<S>))
         .route("/logout", post(logout::<S>))
         .route("/me", get(me::<S>))
+        .method_not_allowed_fallback(crate::routes::method_not_allowed)
 }
 
 #[derive(Deserialize)]

@@ -10,7 +10,7 @@ use ostrov_store::Store;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{locked, request_id, who, Body, Id, St};
+use super::{locked, request_id, who, Body, Id, Object, St};
 use crate::live::{Config, GameEvent, Live};
 use crate::view::{self, Viewer};
 use crate::{commit, ApiError, Slot};
@@ -18,7 +18,7 @@ use crate::{commit, ApiError, Slot};
 /// `POST /api/games`: the host creates a game; the response has its id and invite code.
 pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>) -> Result<Response, ApiError> {
     let user = who(&st, &h, true).await?;
-    let Json(mut config) = body?;
+    let Object(mut config) = body?;
     if config.seed.is_none() {
         config.seed = Some(OsRng.next_u64() >> 1);
     }
@@ -130,7 +130,7 @@ pub async fn join<S: Store>(
 ) -> Result<Response, ApiError> {
     let user = who(&st, &h, true).await?;
     let Path(invite) = p?;
-    let Json(b) = body?;
+    let Object(b) = body?;
     let id = by_invite(&st, &invite).await?;
     let name = match b.name {
         Some(n) => n,

@@ -79,11 +79,17 @@ fn parse<T: DeserializeOwned + Default>(bytes: &Bytes) -> Result<T, ApiError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
-    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("Неверные данные: {e}")))
+    parse_req(bytes)
 }
 
+/// A JSON object (serde would also read a struct from an array).
 fn parse_req<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("Неверные данные: {e}")))
+    let v: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| ApiError::BadRequest(format!("Неверные данные: {e}")))?;
+    if !v.is_object() {
+        return Err(ApiError::BadRequest("Тело запроса должно быть JSON-объектом {…}.".into()));
+    }
+    serde_json::from_value(v).map_err(|e| ApiError::BadRequest(format!("Неверные данные: {e}")))
 }
 
 fn host_order(act: &str, target: Option<String>, reason: Option<String>, answer: Option<bool>) -> OrderEntry {
@@ -102,10 +108,11 @@ pub async fn act<S: Store>(
     State(st): St<S>,
     h: HeaderMap,
     p: Result<Path<(i64, String)>, PathRejection>,
-    body: Bytes,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, ApiError> {
     let user = who(&st, &h, true).await?;
     let Path((id, action)) = p?;
+    let body = body.map_err(|_| ApiError::BadRequest("Тело запроса слишком велико или не читается.".into()))?;
     let (mut slot, now) = locked(&st, id).await?;
     if slot.live.host != user {
         return Err(ApiError::Forbidden);

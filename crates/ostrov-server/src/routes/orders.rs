@@ -11,7 +11,7 @@ use ostrov_store::Store;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{locked, request_id, who, Body, Id, St};
+use super::{locked, request_id, who, Body, Id, Object, St};
 use crate::live::{GameEvent, Status};
 use crate::view;
 use crate::{commit, ApiError, Committed};
@@ -61,7 +61,7 @@ pub async fn send<S: Store>(
 ) -> Result<Response, ApiError> {
     let user = who(&st, &h, true).await?;
     let Path(id) = id?;
-    let Json(b) = body?;
+    let Object(b) = body?;
     short("act", &Some(b.act.clone()), 40)?;
     for (f, v) in [("target", &b.target), ("from", &b.from), ("item", &b.item), ("by", &b.by)] {
         short(f, v, 80)?;
