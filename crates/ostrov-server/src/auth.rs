@@ -77,6 +77,9 @@ async fn signup<S: Store>(
     if name.is_empty() || name.chars().count() > 40 {
         return Err(ApiError::BadRequest("Имя должно быть от 1 до 40 символов.".into()));
     }
+    if name.chars().any(crate::routes::invisible) {
+        return Err(ApiError::BadRequest("Имя не должно содержать невидимых и управляющих символов.".into()));
+    }
     if c.password.chars().count() < 8 || c.password.len() > 1024 {
         return Err(ApiError::BadRequest("Пароль должен быть не короче 8 символов.".into()));
     }

@@ -136,6 +136,12 @@ pub async fn join<S: Store>(
         Some(n) => n,
         None => st.store.user_by_id(user).await?.ok_or(ApiError::Unauthorized)?.name,
     };
+    if name.chars().any(super::invisible) {
+        return Err(ApiError::Conflict(
+            "bad_name",
+            "Имя игрока не должно содержать невидимых и управляющих символов.".into(),
+        ));
+    }
     let rid = request_id(user, b.request_id)?;
     let (mut slot, now) = locked(&st, id).await?;
     let c =
