@@ -28,22 +28,34 @@ pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>
     OsRng.fill_bytes(&mut b);
     let invite: String = b.iter().map(|x| format!("{x:02x}")).collect();
     let setup = serde_json::to_value(&config).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let now = st.clock.now();
-    let id = st.store.create_game(&config.title, user, &invite, &setup, now).await?;
-    let ev = GameEvent::Created(config.clone());
-    let (kind, payload) = ev.split();
-    st.store
-        .append(id, &ostrov_store::NewEvent { at: now, author: Some(user), client_request_id: None, kind, payload })
-        .await?;
-    let mut live = Live::new(id, user, config).map_err(ApiError::BadRequest)?;
-    live.seq = 1;
-    let mut v = view::game(&live, Viewer::Host, now);
-    v["invite"] = json!(invite);
-    let slot = Slot { live, requests: Default::default() };
-    st.games
-        .write()
-        .map_err(|_| ApiError::Internal("games lock".into()))?
-        .insert(id, std::sync::Arc::new(tokio::sync::Mutex::new(slot)));
+    // Stored and registered in a task of its own, so that a client hanging up cannot leave
+    // a game in the database that the server does not know.
+    let task = {
+        let st = st.clone();
+        tokio::spawn(async move {
+            let now = st.clock.now();
+            let id = st.store.create_game(&config.title, user, &invite, &setup, now).await?;
+            let ev = GameEvent::Created(config.clone());
+            let (kind, payload) = ev.split();
+            st.store
+                .append(
+                    id,
+                    &ostrov_store::NewEvent { at: now, author: Some(user), client_request_id: None, kind, payload },
+                )
+                .await?;
+            let mut live = Live::new(id, user, config).map_err(ApiError::BadRequest)?;
+            live.seq = 1;
+            let mut v = view::game(&live, Viewer::Host, now);
+            v["invite"] = json!(invite);
+            let slot = Slot { live, requests: Default::default() };
+            st.games
+                .write()
+                .map_err(|_| ApiError::Internal("games lock".into()))?
+                .insert(id, std::sync::Arc::new(tokio::sync::Mutex::new(slot)));
+            Ok::<_, ApiError>(v)
+        })
+    };
+    let v = task.await.map_err(|e| ApiError::Internal(e.to_string()))??;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
