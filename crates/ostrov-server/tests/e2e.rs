@@ -6,20 +6,11 @@
 //! into exactly the report the server holds. Then the server is restarted on the same file
 //! and folds the same game from its log.
 
-use std::sync::Arc;
+mod support;
 
 use ostrov_server::client::Client;
-use ostrov_server::local::{LocalServer, ManualClock};
 use serde_json::{json, Value};
-
-/// 2026-12-01 22:00 Moscow time (19:00 UTC), the evening the game starts.
-const START: i64 = 1_796_151_600;
-const HOUR: i64 = 3600;
-
-fn ok(r: &ostrov_server::client::Reply) -> Value {
-    assert!(r.status == 200 || r.status == 201, "HTTP {}: {}", r.status, r.body);
-    r.json()
-}
+use support::{ok, Server, HOUR, START};
 
 struct Seat {
     c: Client,
@@ -38,14 +29,9 @@ fn living(view: &Value) -> Vec<String> {
 
 #[test]
 fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
-    let dir = std::env::temp_dir().join(format!("ostrov-e2e-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("game.db");
-    let _ = std::fs::remove_file(&db);
-    let clock = Arc::new(ManualClock::new(START - HOUR));
-    let server = LocalServer::start(&db, clock.clone()).unwrap();
+    let mut server = Server::start();
+    let clock = server.clock.clone();
     let addr = server.addr;
-
     let mut host = Client::new(addr);
     ok(&host.post("/api/signup", json!({"name": "Ведущая", "password": "остров-страха"})).unwrap());
     let g = ok(&host
@@ -248,11 +234,8 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
     assert!(final_paper.as_array().unwrap().iter().any(|p| p["kind"] == "final"));
 
     // A restart folds the same game from the log.
-    server.stop();
-    let again_server = LocalServer::start(&db, clock.clone()).unwrap();
-    host.addr = again_server.addr;
+    server.restart();
+    host.addr = server.addr;
     let again = host.get(&format!("/api/games/{id}/report")).unwrap();
     assert_eq!(again.body, report.body, "the restarted server folds the same game");
-    again_server.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }

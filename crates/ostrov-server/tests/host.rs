@@ -2,34 +2,16 @@
 //! resume, disqualify, resolve now, extend — each in the log, the public ones in the
 //! history, and none of them open to a player.
 
-use std::sync::Arc;
+mod support;
 
-use ostrov_server::client::{Client, Reply};
-use ostrov_server::local::{LocalServer, ManualClock};
-use serde_json::{json, Value};
-
-/// 2026-12-01 22:00 Moscow time.
-const START: i64 = 1_796_151_600;
-const H: i64 = 3600;
-
-fn ok(r: &Reply) -> Value {
-    assert!(r.status == 200 || r.status == 201, "HTTP {}: {}", r.status, r.body);
-    r.json()
-}
-
-fn error(r: &Reply) -> (u16, String) {
-    (r.status, r.json()["error"].as_str().unwrap_or_default().to_string())
-}
+use ostrov_server::client::Client;
+use serde_json::json;
+use support::{error, ok, Server, HOUR as H, START};
 
 #[test]
 fn the_host_fixes_answers_pauses_removes_resolves_and_extends() {
-    let dir = std::env::temp_dir().join(format!("ostrov-host-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("host.db");
-    let _ = std::fs::remove_file(&db);
-    let clock = Arc::new(ManualClock::new(START - H));
-    let server = LocalServer::start(&db, clock.clone()).unwrap();
-
+    let server = Server::start();
+    let clock = server.clock.clone();
     let mut host = server.client();
     ok(&host.post("/api/signup", json!({"name": "Хозяйка", "password": "пароль-хозяйки"})).unwrap());
     let g = ok(&host
@@ -139,6 +121,4 @@ fn the_host_fixes_answers_pauses_removes_resolves_and_extends() {
     }
     assert!(log.as_array().unwrap().iter().filter(|e| e["kind"] == "fixed").all(|e| e["author"].is_i64()));
     assert_eq!(p[0].get(&format!("{base}/events")).unwrap().status, 403);
-    server.stop();
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -49,6 +49,17 @@ impl Server {
         Server { addr: inner.addr, clock, dir, inner: Some(inner) }
     }
 
+    /// Stops the server and starts it again on the same database and clock: it folds every
+    /// game from the log again. Clients must be pointed at the new `addr`.
+    pub fn restart(&mut self) {
+        if let Some(inner) = self.inner.take() {
+            inner.stop();
+        }
+        let inner = LocalServer::start(&self.dir.join("ostrov.db"), self.clock.clone()).expect("the server restarts");
+        self.addr = inner.addr;
+        self.inner = Some(inner);
+    }
+
     /// A new client with no session.
     pub fn client(&self) -> Client {
         Client::new(self.addr)
