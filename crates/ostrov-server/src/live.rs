@@ -438,7 +438,7 @@ impl Live {
                     });
                 }
             }
-            GameEvent::Fixed { day, fix } => self.fix(*day, fix, at)?,
+            GameEvent::Fixed { day, fix } => self.fix(*day, fix)?,
             GameEvent::Extended { day, deadline_at } => {
                 if self.open_day() != Some(*day) {
                     return Err(state("not_now", "Продлить можно только открытый день."));
@@ -547,7 +547,7 @@ impl Live {
         Ok(())
     }
 
-    fn fix(&mut self, day: u32, fix: &Fix, at: i64) -> Result<(), Refused> {
+    fn fix(&mut self, day: u32, fix: &Fix) -> Result<(), Refused> {
         if self.status != Status::Running {
             return Err(state("not_now", "Исправлять жребий можно только в идущей игре."));
         }
@@ -588,7 +588,6 @@ impl Live {
         if open == Some(day) {
             self.replay()?;
         }
-        let _ = at;
         Ok(())
     }
 

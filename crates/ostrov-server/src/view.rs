@@ -3,7 +3,7 @@
 //! sees everything; everybody sees the public roles (of the dead, revealed by the
 //! authority or a removal, and all of them once the game is over).
 
-use ostrov_engine::{Death, Match, NoticeKind, PlayerId, Side};
+use ostrov_engine::{Death, Match, NoticeKind, PlayerId};
 use serde_json::{json, Value};
 
 use crate::live::{Live, Status};
@@ -102,8 +102,7 @@ pub fn game(live: &Live, viewer: Viewer, now: i64) -> Value {
                 e["death"] = json!({"how": death_id(d), "day": day});
             }
             let own = viewer == Viewer::Player(q);
-            if all || pl.role_public || own || (pack.contains(&q) && m.state.player(q).role.side() == Side::Werewolves)
-            {
+            if all || pl.role_public || own || pack.contains(&q) {
                 e["role"] = role_json(m, q);
             }
             if all || own {
