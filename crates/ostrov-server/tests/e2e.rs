@@ -120,6 +120,7 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
                 )
                 .unwrap());
             assert_eq!((again["duplicate"].as_bool(), &again["seq"]), (Some(true), &v["seq"]));
+            assert_eq!((&again["day"], &again["at"], &again["order"]), (&v["day"], &v["at"], &v["order"]));
             let night = match roles[&s.name].as_str() {
                 "werewolf" => civilian_target.clone().map(|t| json!({"act": "kill", "target": t})),
                 "seer" => alive.iter().find(|n| **n != s.name).map(|t| json!({"act": "check", "target": t})),

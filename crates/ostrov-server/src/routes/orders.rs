@@ -78,8 +78,16 @@ pub async fn send<S: Store>(
     if b.by.as_deref().is_some_and(|by| fold_name(by) != fold_name(&me)) {
         return Err(ApiError::Conflict("not_yours", "Можно отдавать приказы только за себя.".into()));
     }
-    if let Some(seq) = rid.as_ref().and_then(|r| slot.requests.get(r)) {
-        return Ok(Json(json!({"accepted": true, "duplicate": true, "seq": seq})).into_response());
+    if let Some(&seq) = rid.as_ref().and_then(|r| slot.requests.get(r)) {
+        // The same answer as the first time, read back from the log.
+        let stored = st.store.events(id).await?.into_iter().find(|e| e.seq == seq);
+        let mut v = json!({"accepted": true, "duplicate": true, "seq": seq});
+        if let Some(GameEvent::Order { day, order }) = stored.and_then(|e| GameEvent::join(&e.kind, &e.payload).ok()) {
+            v["day"] = json!(day);
+            v["at"] = order.at.clone().unwrap_or(serde_json::Value::Null);
+            v["order"] = json!(order);
+        }
+        return Ok(Json(v).into_response());
     }
     match live.status {
         Status::Lobby => return Err(ApiError::Conflict("not_started", "Игра ещё не началась.".into())),
