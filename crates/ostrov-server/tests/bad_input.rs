@@ -54,14 +54,7 @@ fn world() -> World {
     let mut host = server.user("Ведущий игры");
     let g = ok(&host.post("/api/games", json!({"title": "Ввод", "slots": 6, "setup": "werewolf,seer"})).unwrap());
     let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-    let mut players: Vec<Client> = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор"]
-        .iter()
-        .map(|n| {
-            let mut c = server.user(n);
-            ok(&c.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
-            c
-        })
-        .collect();
+    let mut players = server.join_all(&invite, &["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор"]);
     let g2 = ok(&host.post("/api/games", json!({"title": "Лобби", "slots": 5})).unwrap());
     server.clock.set(START);
     ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());

@@ -44,15 +44,8 @@ fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
     assert_eq!(g["status"], "lobby");
 
     let names = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор", "Жанна", "Зоя"];
-    let mut seats: Vec<Seat> = names
-        .iter()
-        .map(|n| {
-            let mut c = Client::new(addr);
-            ok(&c.post("/api/signup", json!({"name": n, "password": "пароль-игрока"})).unwrap());
-            ok(&c.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
-            Seat { c, name: n.to_string() }
-        })
-        .collect();
+    let mut seats: Vec<Seat> =
+        server.join_all(&invite, &names).into_iter().zip(names).map(|(c, n)| Seat { c, name: n.to_string() }).collect();
     // Only the host starts the game.
     assert_eq!(seats[0].c.post(&format!("/api/games/{id}/start"), json!({})).unwrap().status, 403);
     clock.set(START);

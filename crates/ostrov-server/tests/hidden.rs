@@ -95,14 +95,7 @@ fn start() -> Game {
         )
         .unwrap());
     let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-    let players = NAMES
-        .iter()
-        .map(|n| {
-            let mut c = server.user(n);
-            ok(&c.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
-            c
-        })
-        .collect();
+    let players = server.join_all(&invite, &NAMES);
     let outsider = server.user("Прохожий");
     server.clock.set(START);
     ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());

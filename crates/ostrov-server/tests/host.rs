@@ -4,7 +4,6 @@
 
 mod support;
 
-use ostrov_server::client::Client;
 use serde_json::json;
 use support::{error, ok, Server, HOUR as H, START};
 
@@ -19,15 +18,7 @@ fn the_host_fixes_answers_pauses_removes_resolves_and_extends() {
         .unwrap());
     let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
     let names = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор"];
-    let mut p: Vec<Client> = names
-        .iter()
-        .map(|n| {
-            let mut c = server.client();
-            ok(&c.post("/api/signup", json!({"name": n, "password": "пароль-игрока"})).unwrap());
-            ok(&c.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
-            c
-        })
-        .collect();
+    let mut p = server.join_all(&invite, &names);
     let mut outsider = server.client();
     ok(&outsider.post("/api/signup", json!({"name": "Зевака", "password": "пароль-зеваки"})).unwrap());
     let base = format!("/api/games/{id}");

@@ -31,14 +31,7 @@ fn world() -> World {
         .unwrap());
     let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
     let names = vec!["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор"];
-    let players: Vec<Client> = names
-        .iter()
-        .map(|n| {
-            let mut c = server.user(n);
-            ok(&c.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
-            c
-        })
-        .collect();
+    let players = server.join_all(&invite, &names);
     let mut other_host = server.user("Другой ведущий");
     let g2 = ok(&other_host.post("/api/games", json!({"title": "Другая", "slots": 5})).unwrap());
     let outsider = server.user("Зевака");

@@ -65,6 +65,18 @@ impl Server {
         Client::new(self.addr)
     }
 
+    /// One signed-up client per name, each joined to the game of `invite` under that name.
+    pub fn join_all(&self, invite: &str, names: &[&str]) -> Vec<Client> {
+        names
+            .iter()
+            .map(|n| {
+                let mut c = self.user(n);
+                ok(&c.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
+                c
+            })
+            .collect()
+    }
+
     /// A new client signed up (and so logged in) as `name`.
     pub fn user(&self, name: &str) -> Client {
         let mut c = self.client();
