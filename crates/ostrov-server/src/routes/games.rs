@@ -2,7 +2,7 @@
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use axum::extract::rejection::PathRejection;
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -58,8 +58,6 @@ pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>
     let v = task.await.map_err(|e| ApiError::Internal(e.to_string()))??;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
-
-use axum::extract::State;
 
 /// `GET /api/games`: every game, public facts only.
 pub async fn list<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, ApiError> {
