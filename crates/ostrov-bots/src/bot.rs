@@ -2,9 +2,9 @@
 
 use ostrov_engine::{
     CheckResult, Command, DayRecord, Event, Held, Item, ItemKind, Match, NoticeKind, Order, PlayerId, Role, Side,
-    Targets,
+    Spent, Targets,
 };
-use rand::Rng;
+use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 
 /// What one player may see: their own seat, role, item and notices; the public records.
@@ -28,17 +28,22 @@ impl<'a> View<'a> {
         View { m, me, living: Some(living) }
     }
 
-    /// The role this player was told (the first `Role` notice), turned halfbloods count as werewolves.
+    /// The role this player was told (their `Role` notice), a turned halfblood counting
+    /// as a werewolf (the `Turned` notice). Read from the player's own seat, which says the
+    /// same as those notices without scanning them.
     pub fn role(&self) -> Role {
-        let mut role = Role::Passenger;
-        for k in self.notices() {
-            match k {
-                NoticeKind::Role(r) => role = *r,
-                NoticeKind::Turned => role = Role::Werewolf,
-                _ => {}
-            }
+        let p = self.m.state.player(self.me);
+        if p.turned {
+            Role::Werewolf
+        } else {
+            p.role
         }
-        role
+    }
+
+    /// The player's own once-per-game abilities already used up (R-ONCE-1): the player
+    /// knows them, and the engine refuses them again (`AbilityUsed`).
+    pub fn spent(&self) -> Spent {
+        self.m.state.player(self.me).spent
     }
 
     /// The private messages this player was told.
@@ -69,6 +74,12 @@ impl<'a> View<'a> {
         self.m.state.held(self.me)
     }
 
+    /// Another player's passive item: passive items are public (the newspaper shows them
+    /// next to the holder, RULES.md §2). Activated items stay secret (`None`).
+    pub fn public_item(&self, p: PlayerId) -> Option<Item> {
+        self.m.state.held(p).map(|h| h.item).filter(|i| i.is_passive())
+    }
+
     /// The pack, if this player is told one.
     pub fn pack(&self) -> Vec<PlayerId> {
         self.notices()
@@ -94,6 +105,16 @@ impl<'a> View<'a> {
         }
     }
 
+    /// Whether `p` is alive (public).
+    pub fn alive(&self, p: PlayerId) -> bool {
+        self.m.state.alive(p)
+    }
+
+    /// A player's name (public).
+    pub fn name(&self, p: PlayerId) -> &'a str {
+        self.m.state.name(p)
+    }
+
     /// A role the newspaper revealed (dead players, a revealed authority).
     pub fn public_role(&self, p: PlayerId) -> Option<Role> {
         let pl = self.m.state.player(p);
@@ -103,6 +124,17 @@ impl<'a> View<'a> {
     /// Today's event (public).
     pub fn event(&self) -> Option<Event> {
         self.m.state.event
+    }
+
+    /// The player chosen on a Choose me! day: drawn when the day opens and announced at
+    /// once (R-CHOOSE-1). `None` on other days.
+    pub fn chosen(&self) -> Option<PlayerId> {
+        self.m.today().and_then(|t| t.chosen)
+    }
+
+    /// Whether the 13:00 stage has not run yet today (event acts are still taken, R-EVENT-1).
+    pub fn morning(&self) -> bool {
+        self.m.today().is_some_and(|t| t.phase == ostrov_engine::Phase::Morning)
     }
 
     /// The current day number.
@@ -122,8 +154,26 @@ impl<'a> View<'a> {
 }
 
 /// A scripted player: proposes the day's orders; the driver sends those the engine takes.
+///
+/// A day has two rounds: [`Bot::morning`] before the 13:00 stage (the event acts —
+/// `bunker`, `exchange`, `light`, `pair`, `ask` — and morning item uses), then, once the
+/// 13:00 news is out, [`Bot::orders`] (votes, megaphone, sentence, night acts, the
+/// authority, afternoon item uses).
 pub trait Bot: Send {
+    /// The orders sent before 13:00. The driver asks only on days whose event takes
+    /// orders then (Bunker, Exchange, Mystic light, Choose me!, Spirit call: see
+    /// [`crate::has_morning`]); on other days nothing is settled at 13:00 that a morning
+    /// order could change. None by default.
+    fn morning(&mut self, _view: &View, _rng: &mut ChaCha8Rng, _out: &mut Vec<Command>) {}
+
+    /// The orders sent after the 13:00 stage.
     fn orders(&mut self, view: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>);
+
+    /// Makes the bot exactly like a fresh one for a new game, keeping its buffers, and
+    /// says so; `false` (the default) asks the driver for a new bot instead.
+    fn reset(&mut self) -> bool {
+        false
+    }
 }
 
 /// Which bots play.
@@ -132,6 +182,13 @@ pub trait Bot: Send {
 pub enum BotKind {
     Random,
     Sensible,
+}
+
+impl BotKind {
+    /// A fresh bot of this kind.
+    pub fn make(self) -> Box<dyn Bot> {
+        make(self)
+    }
 }
 
 impl std::str::FromStr for BotKind {
@@ -149,69 +206,160 @@ fn pick(rng: &mut ChaCha8Rng, v: &[PlayerId]) -> Option<PlayerId> {
     (!v.is_empty()).then(|| v[rng.gen_range(0..v.len())])
 }
 
-/// Uniformly random orders: a vote for any living player, a random night act of the
-/// role, random item uses. Illegal ones are dropped by the driver (`Match::check`).
-#[derive(Default)]
-pub struct RandomBot {
-    role: Option<Role>,
-    living: Vec<PlayerId>,
-    /// Notices read so far (a halfblood watches for `Turned`).
-    seen: usize,
-    turned: bool,
+/// Several small uniform draws from one 64-bit random number (multiply-shift): each
+/// [`Draws::below`] takes the integer part of `x · n / 2⁶⁴` and keeps the fraction for the
+/// next draw, so a day's few picks cost one `next_u64`. Each draw uses about log₂ n bits;
+/// the bias is below n / 2⁶⁴⁻ᵇ after b bits are used — far below anything measurable.
+struct Draws(u64);
+
+impl Draws {
+    fn new(rng: &mut ChaCha8Rng) -> Draws {
+        Draws(rng.next_u64())
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    #[inline]
+    fn below(&mut self, n: usize) -> usize {
+        let m = self.0 as u128 * n as u128;
+        self.0 = m as u64;
+        (m >> 64) as usize
+    }
+
+    /// One chance in `n`.
+    #[inline]
+    fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+
+    /// A living player.
+    #[inline]
+    fn of(&mut self, l: &[PlayerId]) -> PlayerId {
+        l[self.below(l.len())]
+    }
 }
 
-impl Bot for RandomBot {
-    fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
-        let role = *self.role.get_or_insert_with(|| v.role());
-        if role == Role::Halfblood && !self.turned {
-            self.turned = v.notices_since(self.seen).any(|k| matches!(k, NoticeKind::Turned));
-            self.seen = v.notice_count();
-        }
-        let role = if role == Role::Halfblood && self.turned { Role::Werewolf } else { role };
-        let l: &[PlayerId] = match v.living_slice() {
+/// The random bot's question to the Spirit.
+const QUESTION: &str = "Есть ли среди живых оборотень?";
+
+/// Uniformly random orders. Morning: on Bunker a `bunker` (½), on Exchange an `exchange`
+/// with a random player (½), on Mystic light a holder of a spent item `light`s (½), on
+/// Choose me! the chosen `pair`s with a random player, on Spirit call about one player
+/// a day `ask`s; a charged used-kind item is used on a random player (¼). Afternoon: a
+/// vote for any living player (two on Rage and Fog night), a still-charged used-kind
+/// item (½, or ⅓ after a morning round: about half the holders use it each day), the megaphone, the Fear
+/// sentence, a random night act of the role, the authority (¼). Orders the engine
+/// refuses (a player naming themself, an ability used up) are dropped by the driver.
+#[derive(Default)]
+pub struct RandomBot {
+    living: Vec<PlayerId>,
+}
+
+impl RandomBot {
+    fn living<'v>(&'v mut self, v: &View<'v>) -> &'v [PlayerId] {
+        match v.living_slice() {
             Some(l) => l,
             None => {
                 v.living_into(&mut self.living);
                 &self.living
             }
-        };
-        let Some(t) = pick(rng, l) else { return };
-        let two = matches!(v.event(), Some(Event::Rage | Event::FogNight));
-        out.push(Command::Vote(if two { Targets::two(t, pick(rng, l).unwrap_or(t)) } else { Targets::one(t) }));
-        if let Some(h) = v.item() {
-            if h.charged && h.item.kind() == ItemKind::Used && rng.gen_bool(0.5) {
-                out.push(Command::Use { item: Some(h.item), target: pick(rng, l).unwrap_or(t) });
+        }
+    }
+}
+
+impl Bot for RandomBot {
+    fn morning(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
+        let event = v.event();
+        let held = v.item();
+        let me = v.me;
+        let l = self.living(v);
+        if l.is_empty() {
+            return;
+        }
+        let mut d = Draws::new(rng);
+        match event {
+            Some(Event::Bunker) if d.one_in(2) => out.push(Command::Bunker { item: None }),
+            Some(Event::Exchange) if d.one_in(2) => {
+                let t = d.of(l);
+                if t != me {
+                    out.push(Command::Exchange(t));
+                }
+            }
+            Some(Event::MysticLight) if held.is_some_and(|h| h.item.is_activated() && !h.charged) && d.one_in(2) => {
+                out.push(Command::Light)
+            }
+            Some(Event::ChooseMe) if v.chosen() == Some(me) => {
+                let t = d.of(l);
+                if t != me {
+                    out.push(Command::Pair(t));
+                }
+            }
+            Some(Event::SpiritCall) if d.one_in(l.len()) => out.push(Command::Ask(QUESTION.to_string())),
+            _ => {}
+        }
+        if let Some(h) = held.filter(|h| h.charged && h.item.kind() == ItemKind::Used) {
+            if d.one_in(4) {
+                out.push(Command::Use { item: Some(h.item), target: d.of(l) });
+            }
+        }
+    }
+
+    fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
+        let role = v.role();
+        let event = v.event();
+        let held = v.item();
+        let l = self.living(v);
+        if l.is_empty() {
+            return;
+        }
+        let mut d = Draws::new(rng);
+        let t = d.of(l);
+        let two = matches!(event, Some(Event::Rage | Event::FogNight));
+        out.push(Command::Vote(if two { Targets::two(t, d.of(l)) } else { Targets::one(t) }));
+        if let Some(h) = held {
+            // About half the holders use the item on a given day: ½ here, or ¼ in the
+            // morning and then ⅓ here on a day with a morning round.
+            let chance = if crate::has_morning(event) { 3 } else { 2 };
+            if h.charged && h.item.kind() == ItemKind::Used && d.one_in(chance) {
+                out.push(Command::Use { item: Some(h.item), target: d.of(l) });
             }
             if h.item == Item::Megaphone {
-                out.push(Command::Megaphone(pick(rng, l).unwrap_or(t)));
+                out.push(Command::Megaphone(d.of(l)));
             }
         }
-        if v.event() == Some(Event::Fear) {
-            out.push(Command::Sentence(pick(rng, l).unwrap_or(t)));
+        if event == Some(Event::Fear) {
+            out.push(Command::Sentence(d.of(l)));
         }
-        let a = pick(rng, l).unwrap_or(t);
-        let b = pick(rng, l).unwrap_or(t);
         let night = match role {
-            Role::Werewolf | Role::Hamster => {
-                Some(Command::Kill(if v.event() == Some(Event::FullMoon) && role == Role::Werewolf && a != b {
+            Role::Werewolf | Role::Halfblood => {
+                let a = d.of(l);
+                let b = d.of(l);
+                Some(Command::Kill(if event == Some(Event::FullMoon) && a != b {
                     Targets::two(a, b)
                 } else {
                     Targets::one(a)
                 }))
             }
-            Role::Seer => Some(Command::Check(a)),
-            Role::Nurse => Some(Command::Heal(a)),
-            Role::Maniac => Some(Command::Assault(a)),
-            Role::Witch => match rng.gen_range(0..4) {
-                0 => Some(Command::Kill(Targets::one(a))),
+            Role::Hamster => Some(Command::Kill(Targets::one(d.of(l)))),
+            Role::Seer => Some(Command::Check(d.of(l))),
+            Role::Nurse => Some(Command::Heal(d.of(l))),
+            Role::Maniac => Some(Command::Assault(d.of(l))),
+            Role::Witch => match d.below(4) {
+                0 => Some(Command::Kill(Targets::one(d.of(l)))),
                 1 => Some(Command::Cancel),
                 _ => None,
             },
-            Role::Sleepwalker => Some(if rng.gen_bool(0.5) { Command::Swap(a, b) } else { Command::Recharge(a) }),
-            Role::Authority if rng.gen_range(0..4) == 0 => Some(Command::Authority { from: a, target: b }),
+            Role::Sleepwalker => {
+                Some(if d.one_in(2) { Command::Swap(d.of(l), d.of(l)) } else { Command::Recharge(d.of(l)) })
+            }
+            Role::Authority if d.one_in(4) => Some(Command::Authority { from: d.of(l), target: d.of(l) }),
             _ => None,
         };
         out.extend(night);
+    }
+
+    fn reset(&mut self) -> bool {
+        self.living.clear();
+        true
     }
 }
 
@@ -222,39 +370,63 @@ pub struct SensibleBot {
     pack: Vec<PlayerId>,
     /// Checked players and the result (true: werewolf).
     checked: Vec<(PlayerId, bool)>,
+    /// Notices read so far.
+    seen: usize,
     living: Vec<PlayerId>,
     buf: Vec<PlayerId>,
-}
-
-/// The public suspicion of each player: revealed wolves top, revealed civilians bottom;
-/// otherwise votes cast for players who turned out to be civilians count against the voter.
-fn public_wolves(v: &View, living: &[PlayerId]) -> Vec<PlayerId> {
-    living.iter().copied().filter(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves)).collect()
 }
 
 impl SensibleBot {
     fn learn(&mut self, v: &View) {
         if self.role.is_none() {
-            self.role = Some(v.role());
             self.pack = v.pack();
         }
-        if v.role() == Role::Werewolf {
-            self.role = Some(Role::Werewolf);
-        }
-        self.checked.clear();
-        for k in v.notices() {
+        self.role = Some(v.role());
+        for k in v.notices_since(self.seen) {
             if let NoticeKind::Check { target, result } = k {
                 self.checked.push((*target, *result == CheckResult::Werewolf));
             }
         }
+        self.seen = v.notice_count();
+        v.living_into(&mut self.living);
     }
 
-    /// A suspicion score from the public record: voting for revealed civilians is suspicious.
-    fn suspect(&mut self, v: &View, rng: &mut ChaCha8Rng, exclude: &[PlayerId]) -> Option<PlayerId> {
-        let mut best: Vec<PlayerId> = Vec::new();
+    fn wolf_side(&self) -> bool {
+        self.role.is_some_and(|r| r.side() == Side::Werewolves)
+    }
+
+    /// A living packmate (not me).
+    fn in_pack(&self, v: &View, p: PlayerId) -> bool {
+        p != v.me && self.pack.contains(&p)
+    }
+
+    /// A civilian's trust: checked "not a werewolf" by me, or a civilian role the
+    /// newspaper revealed (a revealed authority).
+    fn cleared(&self, v: &View, p: PlayerId) -> bool {
+        self.checked.iter().any(|c| c.0 == p && !c.1) || v.public_role(p).is_some_and(|r| r.side() == Side::Civilians)
+    }
+
+    /// Someone to trust, in list order: a packmate for the werewolf side, a cleared
+    /// player for civilians.
+    fn trusted(&self, v: &View) -> Option<PlayerId> {
+        let wolf = self.wolf_side();
+        self.living.iter().copied().filter(|p| *p != v.me).find(|p| {
+            if wolf {
+                self.in_pack(v, *p)
+            } else {
+                self.cleared(v, *p)
+            }
+        })
+    }
+
+    /// A suspicion score from the public record: voting for revealed civilians who were
+    /// lynched is suspicious, voting for lynched werewolves is not. Returns the most
+    /// suspected (ties at random) and the score.
+    fn suspect(&mut self, v: &View, rng: &mut ChaCha8Rng) -> Option<(PlayerId, i32)> {
+        self.buf.clear();
         let mut best_score = i32::MIN;
         for &p in &self.living {
-            if p == v.me || exclude.contains(&p) {
+            if p == v.me || self.cleared(v, p) || self.in_pack(v, p) {
                 continue;
             }
             if v.public_role(p).is_some_and(|r| r.side() != Side::Werewolves) {
@@ -272,79 +444,192 @@ impl SensibleBot {
             }
             if s > best_score {
                 best_score = s;
-                best.clear();
+                self.buf.clear();
             }
             if s == best_score {
-                best.push(p);
+                self.buf.push(p);
             }
         }
-        pick(rng, &best)
+        pick(rng, &self.buf).map(|p| (p, best_score))
+    }
+
+    /// The day's vote: the pack's common target for werewolves; a civilian's known
+    /// (checked) werewolf, else the most suspected player.
+    fn vote(&mut self, v: &View, rng: &mut ChaCha8Rng) -> Option<PlayerId> {
+        if self.wolf_side() {
+            // The pack votes together: the day's common target, by a shared day-seeded choice.
+            self.buf.clear();
+            self.buf.extend(self.living.iter().copied().filter(|p| !self.pack.contains(p) && *p != v.me));
+            let first = self.pack.iter().find(|p| v.alive(**p)).map_or(0, |p| p.index());
+            let day = v.day() as usize;
+            (!self.buf.is_empty()).then(|| self.buf[(day * 7919 + first) % self.buf.len()])
+        } else {
+            let known = self.checked.iter().find(|c| c.1 && v.alive(c.0)).map(|c| c.0);
+            let revealed =
+                self.living.iter().copied().find(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves));
+            known.or(revealed).or_else(|| self.suspect(v, rng).map(|s| s.0))
+        }
+    }
+
+    /// Whom to send the love note to: someone who voted against me (or, for civilians,
+    /// a cleared player first — their vote against me would be a mistake), never the
+    /// player I vote for (the note forbids that vote) nor a packmate.
+    fn love_target(&self, v: &View, vote: Option<PlayerId>) -> Option<PlayerId> {
+        let ok = |p: PlayerId| p != v.me && Some(p) != vote && !self.in_pack(v, p) && v.alive(p);
+        if !self.wolf_side() {
+            if let Some(p) = self.living.iter().copied().find(|p| ok(*p) && self.cleared(v, *p)) {
+                return Some(p);
+            }
+        }
+        // The most recent day first: who voted against me.
+        for d in v.days().iter().rev() {
+            if let Some(b) = d.ballots.iter().find(|b| b.target == v.me && ok(b.voter)) {
+                return Some(b.voter);
+            }
+        }
+        None
     }
 }
 
 impl Bot for SensibleBot {
+    fn morning(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
+        self.learn(v);
+        let me = v.me;
+        let held = v.item();
+        let spent = held.is_some_and(|h| h.item.is_activated() && !h.charged);
+        match v.event() {
+            // Something to fix: no item, a harmful one, or a spent one.
+            Some(Event::Bunker) if held.is_none_or(|h| h.item.is_harmful() || !h.charged) => {
+                out.push(Command::Bunker { item: None })
+            }
+            Some(Event::Exchange) => {
+                if self.wolf_side() {
+                    // The pack swaps among itself, in pairs by list order: 1st with 2nd, 3rd with 4th …
+                    let pack: Vec<PlayerId> = self.living.iter().copied().filter(|p| self.pack.contains(p)).collect();
+                    if let Some(i) = pack.iter().position(|p| *p == me) {
+                        if let Some(&mate) = pack.get(i ^ 1) {
+                            out.push(Command::Exchange(mate));
+                        }
+                    }
+                } else if spent {
+                    if let Some(t) = self.trusted(v) {
+                        out.push(Command::Exchange(t));
+                    }
+                }
+            }
+            Some(Event::MysticLight) if spent => out.push(Command::Light),
+            Some(Event::ChooseMe) if v.chosen() == Some(me) => {
+                let pair = self.trusted(v).or_else(|| {
+                    let vote = self.vote(v, rng);
+                    self.buf.clear();
+                    let others = self.living.iter().copied().filter(|p| *p != me && Some(*p) != vote);
+                    self.buf.extend(others);
+                    pick(rng, &self.buf)
+                });
+                out.extend(pair.map(Command::Pair));
+            }
+            // The first living player in list order asks whether their suspect is a werewolf.
+            Some(Event::SpiritCall) if self.living.first() == Some(&me) => {
+                let about = if self.wolf_side() { self.vote(v, rng) } else { self.suspect(v, rng).map(|s| s.0) };
+                if let Some(p) = about {
+                    out.push(Command::Ask(format!("{} — оборотень?", v.name(p))));
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         self.learn(v);
         let role = self.role.unwrap_or(Role::Passenger);
-        v.living_into(&mut self.living);
-        let wolf_side = role.side() == Side::Werewolves;
-        let pack: Vec<PlayerId> = self.pack.iter().copied().filter(|p| self.living.contains(p)).collect();
-        // The day vote.
-        let vote = if wolf_side {
-            // The pack votes together: the day's common target, by a shared day-seeded choice.
-            self.buf.clear();
-            self.buf.extend(self.living.iter().copied().filter(|p| !pack.contains(p) && *p != v.me));
-            let day = v.day() as usize;
-            (!self.buf.is_empty())
-                .then(|| self.buf[(day * 7919 + pack.first().map_or(0, |p| p.index())) % self.buf.len()])
-        } else {
-            let known: Vec<PlayerId> =
-                self.checked.iter().filter(|c| c.1 && self.living.contains(&c.0)).map(|c| c.0).collect();
-            let revealed = public_wolves(v, &self.living);
-            let cleared: Vec<PlayerId> = self.checked.iter().filter(|c| !c.1).map(|c| c.0).collect();
-            known.first().or(revealed.first()).copied().or_else(|| self.suspect(v, rng, &cleared))
-        };
+        let me = v.me;
+        let event = v.event();
+        let items_work = event != Some(Event::MagneticStorm);
+        // On Fear no item changes the vote (R-FEAR-1): the day items wait.
+        let day_items = items_work && event != Some(Event::Fear);
+        let vote = self.vote(v, rng);
         if let Some(t) = vote {
-            let two = matches!(v.event(), Some(Event::Rage | Event::FogNight));
+            let two = matches!(event, Some(Event::Rage | Event::FogNight));
             out.push(Command::Vote(if two { Targets::two(t, t) } else { Targets::one(t) }));
-            if v.event() == Some(Event::Fear) {
+            if event == Some(Event::Fear) {
                 out.push(Command::Sentence(t));
             }
             if let Some(h) = v.item() {
-                if h.item == Item::Megaphone {
+                if h.item == Item::Megaphone && items_work {
                     out.push(Command::Megaphone(t));
                 }
-                if h.charged && matches!(h.item, Item::Shocker | Item::Voodoo) {
+                let now = match h.item {
+                    Item::Shocker => day_items,
+                    Item::Voodoo => items_work,
+                    _ => false,
+                };
+                if h.charged && now {
                     out.push(Command::Use { item: Some(h.item), target: t });
                 }
+            }
+            // R-AUTH-1: from day 3 the authority takes the vote of its top suspect onto its own vote.
+            if role == Role::Authority && !v.spent().authority && v.day() >= 3 {
+                if let Some((from, _)) = self.suspect(v, rng) {
+                    out.push(Command::Authority { from, target: t });
+                }
+            }
+        }
+        if let Some(h) = v.item().filter(|h| h.item == Item::LoveNote && h.charged && day_items) {
+            if let Some(t) = self.love_target(v, vote) {
+                out.push(Command::Use { item: Some(h.item), target: t });
             }
         }
         // The night.
         self.buf.clear();
-        let others: Vec<PlayerId> = self.living.iter().copied().filter(|p| *p != v.me).collect();
+        let others = self.living.iter().copied().filter(|p| *p != me);
         let night = match role {
             Role::Werewolf => {
-                let prey: Vec<PlayerId> =
-                    others.iter().copied().filter(|p| !pack.contains(p) && Some(*p) != vote).collect();
-                let prey =
-                    if prey.is_empty() { others.iter().copied().filter(|p| !pack.contains(p)).collect() } else { prey };
-                pick(rng, &prey).map(|p| Command::Kill(Targets::one(p)))
+                self.buf.extend(others.filter(|p| !self.pack.contains(p) && Some(*p) != vote));
+                if self.buf.is_empty() {
+                    self.buf.extend(vote);
+                }
+                let a = pick(rng, &self.buf);
+                let b = pick(rng, &self.buf).filter(|b| Some(*b) != a && event == Some(Event::FullMoon));
+                a.map(|a| Command::Kill(b.map_or(Targets::one(a), |b| Targets::two(a, b))))
             }
-            Role::Hamster => pick(rng, &others).map(|p| Command::Kill(Targets::one(p))),
+            Role::Hamster => {
+                self.buf.extend(others);
+                pick(rng, &self.buf).map(|p| Command::Kill(Targets::one(p)))
+            }
             Role::Seer => {
-                let unchecked: Vec<PlayerId> =
-                    others.iter().copied().filter(|p| !self.checked.iter().any(|c| c.0 == *p)).collect();
-                pick(rng, &unchecked).map(Command::Check)
+                let checked = &self.checked;
+                self.buf.extend(others.filter(|p| !checked.iter().any(|c| c.0 == *p)));
+                pick(rng, &self.buf).map(Command::Check)
             }
             Role::Nurse => {
-                let cleared: Vec<PlayerId> = others.iter().copied().filter(|p| v.public_role(*p).is_some()).collect();
-                pick(rng, if cleared.is_empty() { &others } else { &cleared }).map(Command::Heal)
+                // Revealed or checked allies first.
+                let allies: Vec<PlayerId> = others.clone().filter(|p| self.cleared(v, *p)).collect();
+                self.buf.extend(others);
+                pick(rng, if allies.is_empty() { &self.buf } else { &allies }).map(Command::Heal)
             }
-            Role::Maniac => vote.or_else(|| pick(rng, &others)).map(Command::Assault),
-            Role::Witch => vote.filter(|_| rng.gen_range(0..3) == 0).map(|t| Command::Kill(Targets::one(t))),
+            Role::Maniac => vote
+                .or_else(|| {
+                    self.buf.extend(others);
+                    pick(rng, &self.buf)
+                })
+                .map(Command::Assault),
+            Role::Witch if !v.spent().witch_kill => {
+                vote.filter(|_| rng.gen_range(0..3) == 0).map(|t| Command::Kill(Targets::one(t)))
+            }
             _ => None,
         };
         out.extend(night);
+    }
+
+    fn reset(&mut self) -> bool {
+        let SensibleBot { role, pack, checked, seen, living, buf } = self;
+        *role = None;
+        pack.clear();
+        checked.clear();
+        *seen = 0;
+        living.clear();
+        buf.clear();
+        true
     }
 }
 

@@ -1,6 +1,6 @@
 //! Many games in parallel, deterministic for a seed regardless of the thread count.
 
-use ostrov_engine::{Command, DayPlan, Match, Order, PlayerId, Role, Rules, Seat, Setup, Winner};
+use ostrov_engine::{Clock, Command, DayPlan, Event, Match, Order, PlayerId, Role, Rules, Seat, Setup, Winner};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -53,6 +53,14 @@ pub fn play_with(cfg: &Config, index: u64, factory: &Factory) -> GameResult {
     play_in(cfg, index, factory, &mut Scratch::default())
 }
 
+/// Plays one whole game with bots from `factory` and gives back the finished match, with
+/// its day records (the same game as [`play_with`] plays).
+pub fn play_match(cfg: &Config, index: u64, factory: &Factory) -> Match {
+    let mut scratch = Scratch::default();
+    run(cfg, index, factory, &mut scratch);
+    scratch.m.take().expect("the game was played")
+}
+
 /// Buffers kept from game to game by one worker.
 #[derive(Default)]
 struct Scratch {
@@ -60,12 +68,60 @@ struct Scratch {
     roles: Vec<Role>,
     cmds: Vec<Command>,
     living: Vec<PlayerId>,
+    /// The bots of the last game, reset for the next one (see [`Bot::reset`]).
     bots: Vec<Box<dyn Bot>>,
     /// The last game's match, renewed for the next one.
     m: Option<Match>,
 }
 
+/// The time of the afternoon round's orders (the second half of the day runs 14:00–21:00).
+const AFTERNOON: Clock = Clock::hm(14, 0);
+
 fn play_in(cfg: &Config, index: u64, factory: &Factory, scratch: &mut Scratch) -> GameResult {
+    let m = run(cfg, index, factory, scratch);
+    GameResult {
+        winner: m.winner().unwrap_or(Winner::Draw),
+        days: m.days.len() as u32,
+        survivors: m.state.players.iter().map(|p| (p.role, p.alive)).collect(),
+    }
+}
+
+/// Whether the day's event takes orders that must come before 13:00 (R-EVENT-1).
+pub fn has_morning(event: Option<Event>) -> bool {
+    matches!(event, Some(Event::Bunker | Event::Exchange | Event::MysticLight | Event::ChooseMe | Event::SpiritCall))
+}
+
+/// One round of orders: every living player's bot proposes, the engine takes what it takes.
+fn round(
+    m: &mut Match,
+    bots: &mut [Box<dyn Bot>],
+    living: &[PlayerId],
+    rng: &mut ChaCha8Rng,
+    cmds: &mut Vec<Command>,
+    morning: bool,
+) {
+    let at = if morning { Clock::NOON } else { AFTERNOON };
+    for &p in living {
+        cmds.clear();
+        let view = View::with_living(m, p, living);
+        let bot = &mut bots[p.index()];
+        if morning {
+            bot.morning(&view, rng, cmds);
+        } else {
+            bot.orders(&view, rng, cmds);
+        }
+        // One order, its command swapped in and out (no per-order moves or drains).
+        let mut order = Order::new(p, Command::Cancel).at(at);
+        for c in cmds.iter_mut() {
+            std::mem::swap(&mut order.command, c);
+            // Only orders the engine takes are sent (`try_submit` checks them as `check` does).
+            let _ = m.try_submit(&order);
+        }
+    }
+}
+
+/// Plays the game `index`; the finished match stays in the scratch.
+fn run<'s>(cfg: &Config, index: u64, factory: &Factory, scratch: &'s mut Scratch) -> &'s Match {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(7);
@@ -91,16 +147,18 @@ fn play_in(cfg: &Config, index: u64, factory: &Factory, scratch: &mut Scratch) -
     for (seat, r) in setup.seats.iter_mut().zip(roles.iter()) {
         seat.role = *r;
     }
-    let m = match scratch.m.as_mut() {
-        Some(m) => {
-            m.renew(setup, false);
-            m
-        }
-        None => scratch.m.insert(Match::new(setup, false)),
-    };
+    match scratch.m.as_mut() {
+        Some(m) => m.renew(setup, false),
+        None => scratch.m = Some(Match::new(setup, false)),
+    }
+    let m = scratch.m.as_mut().expect("just made");
+    // The last game's bots, reset; new ones if any cannot be.
     let bots = &mut scratch.bots;
-    bots.clear();
-    bots.extend(setup.seats.iter().map(|_| factory()));
+    let n = setup.seats.len();
+    if bots.len() != n || !bots.iter_mut().all(|b| b.reset()) {
+        bots.clear();
+        bots.extend((0..n).map(|_| factory()));
+    }
     let plan = DayPlan::default();
     let (cmds, living) = (&mut scratch.cmds, &mut scratch.living);
     while m.winner().is_none() {
@@ -109,23 +167,20 @@ fn play_in(cfg: &Config, index: u64, factory: &Factory, scratch: &mut Scratch) -
         }
         living.clear();
         living.extend(m.state.living());
-        for &p in living.iter() {
-            cmds.clear();
-            bots[p.index()].orders(&View::with_living(m, p, living), &mut rng, cmds);
-            for c in cmds.drain(..) {
-                // Only orders the engine takes are sent (`try_submit` checks them as `check` does).
-                let _ = m.try_submit(&Order::new(p, c));
-            }
+        // Before 13:00, on a day whose event takes acts then: the event acts and morning
+        // item uses (R-EVENT-1). On other days nothing an order could change is settled at
+        // 13:00, so one round after it plays the same game.
+        if has_morning(m.state.event) {
+            round(m, bots, living, &mut rng, cmds, true);
         }
+        // The 13:00 stage, so that the afternoon's orders see its news. Nobody dies at 13:00.
+        m.midday_stage();
+        round(m, bots, living, &mut rng, cmds, false);
         if m.close_day().is_err() {
             break;
         }
     }
-    GameResult {
-        winner: m.winner().unwrap_or(Winner::Draw),
-        days: m.days.len() as u32,
-        survivors: m.state.players.iter().map(|p| (p.role, p.alive)).collect(),
-    }
+    m
 }
 
 /// A win rate with its 95% confidence interval (Wilson).
