@@ -640,3 +640,29 @@ pub fn make(kind: BotKind) -> Box<dyn Bot> {
         BotKind::Sensible => Box::<SensibleBot>::default(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn draws_from_one_number_are_uniform() {
+        // Five picks of 0..15 from each u64, as a random bot's day takes: each pick is uniform.
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut counts = [[0u32; 15]; 5];
+        let n = 150_000;
+        for _ in 0..n {
+            let mut d = Draws::new(&mut rng);
+            for c in counts.iter_mut() {
+                c[d.below(15)] += 1;
+            }
+        }
+        for c in counts {
+            for k in c {
+                // Expected 10 000 each; 5 standard deviations is about ±480.
+                assert!((9_500..=10_500).contains(&k), "{c:?}");
+            }
+        }
+    }
+}
