@@ -98,6 +98,12 @@ pub struct Today {
     pub(crate) record: DayRecord,
     /// The night's working buffers, kept from day to day.
     pub(crate) night_buf: crate::night::Night,
+    /// The vote counts' buffer (see `Resolution::count`), kept from day to day.
+    pub(crate) counts_buf: Vec<u32>,
+    /// The lynch's "already considered" marks (see step 5), kept from day to day.
+    pub(crate) placed_buf: Vec<bool>,
+    /// The lynch places' buffer (steps 5–7), kept from day to day.
+    pub(crate) places_buf: Vec<Option<PlayerId>>,
 }
 
 impl Today {
@@ -125,6 +131,9 @@ impl Today {
             log: Log::new(detail),
             record: DayRecord { day, event, ..DayRecord::default() },
             night_buf: crate::night::Night::default(),
+            counts_buf: Vec::new(),
+            placed_buf: Vec::new(),
+            places_buf: Vec::new(),
         }
     }
 

@@ -14,6 +14,11 @@ use crate::vote::Votes;
 /// The lynch places chosen so far: `None` is a place left empty.
 pub(crate) type Places = Vec<Option<PlayerId>>;
 
+/// Whether `p` may still take a lynch place: not yet considered, alive, among `only` if given.
+fn candidate(st: &crate::state::State, placed: &[bool], only: Option<&[bool]>, p: PlayerId) -> bool {
+    !placed[p.index()] && st.alive(p) && only.is_none_or(|o| o[p.index()])
+}
+
 impl Resolution<'_> {
     fn names(&self, ps: &[PlayerId]) -> String {
         if !self.day.log.on {
@@ -99,38 +104,50 @@ impl Resolution<'_> {
         placed: &mut [bool],
         only: Option<&[bool]>,
         skins: bool,
-    ) -> Result<Places, ResolveError> {
-        let mut out: Places = Vec::new();
+        out: &mut Places,
+    ) -> Result<(), ResolveError> {
         let mut free = want;
         while free > 0 {
-            let mut best = 0;
-            let mut t0: Vec<PlayerId> = Vec::new();
+            // The most votes among the candidates, the first (in list order) to have them, and how many do.
+            let (mut best, mut first, mut tied) = (0, PlayerId(0), 0usize);
             for p in self.st.list_order.iter().copied() {
                 let c = votes.count(p);
-                if c == 0 || placed[p.index()] || !self.st.alive(p) || only.is_some_and(|o| !o[p.index()]) {
+                if c == 0 || c < best || !candidate(self.st, placed, only, p) {
                     continue;
                 }
                 if c > best {
-                    best = c;
-                    t0.clear();
+                    (best, first, tied) = (c, p, 0);
                 }
-                if c == best {
-                    t0.push(p);
-                }
+                tied += 1;
             }
-            if t0.is_empty() {
+            if tied == 0 {
                 break;
             }
-            let group = if t0.len() <= free { t0 } else { self.tie(&t0)? };
+            // One leader is the whole group; a tie is settled by R-TIE-1 if it has more than `free`.
+            let one = [first];
+            let settled: Vec<PlayerId>;
+            let group: &[PlayerId] = if tied == 1 {
+                &one
+            } else {
+                let t0: Vec<PlayerId> = self
+                    .st
+                    .list_order
+                    .iter()
+                    .copied()
+                    .filter(|p| votes.count(*p) == best && candidate(self.st, placed, only, *p))
+                    .collect();
+                settled = if t0.len() <= free { t0 } else { self.tie(&t0)? };
+                &settled
+            };
             if group.is_empty() {
                 out.push(None);
                 free -= 1;
                 continue;
             }
-            for p in &group {
+            for p in group {
                 placed[p.index()] = true;
             }
-            for p in group {
+            for &p in group {
                 free = free.saturating_sub(1);
                 if self.day.immune[p.index()] {
                     let pn = self.name(p);
@@ -140,19 +157,18 @@ impl Resolution<'_> {
                     self.trigger(p, Item::SheepSkin, 5);
                     let pn = self.name(p);
                     self.log(5, || format!("У {pn} срабатывает Овечья шкура: он спасён, вместо него линчуется следующий по числу голосов"));
-                    let next = self.fill(votes, 1, placed, only, skins)?;
-                    if next.is_empty() {
+                    let before = out.len();
+                    self.fill(votes, 1, placed, only, skins, out)?;
+                    if out.len() == before {
                         self.log(5, || "Следующего по числу голосов нет: линча нет".into());
                         out.push(None);
-                    } else {
-                        out.extend(next);
                     }
                 } else {
                     out.push(Some(p));
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// An automatic item triggers: spent, and listed in `items_used`.
@@ -175,8 +191,14 @@ impl Resolution<'_> {
             return Ok(vec![]);
         }
         let want = if self.day.event == Some(Event::Rage) { 2 } else { 1 };
-        let mut placed = vec![false; self.st.players.len()];
-        self.fill(votes, want, &mut placed, None, true)
+        let mut placed = std::mem::take(&mut self.day.placed_buf);
+        placed.clear();
+        placed.resize(self.st.players.len(), false);
+        let mut places = std::mem::take(&mut self.day.places_buf);
+        places.clear();
+        let filled = self.fill(votes, want, &mut placed, None, true, &mut places);
+        self.day.placed_buf = placed;
+        filled.map(|()| places)
     }
 
     /// Step 6: the bomb (R-BOMB-1).
@@ -202,7 +224,8 @@ impl Resolution<'_> {
         }
         let rage = self.day.event == Some(Event::Rage);
         let mut placed = vec![false; n];
-        let fired = self.fill(votes, if rage { 2 } else { 1 }, &mut placed, Some(&firing), false)?;
+        let mut fired = Vec::new();
+        self.fill(votes, if rage { 2 } else { 1 }, &mut placed, Some(&firing), false, &mut fired)?;
         let fired: Vec<PlayerId> = fired.into_iter().flatten().collect();
         if fired.is_empty() {
             return Ok(());
@@ -228,12 +251,19 @@ impl Resolution<'_> {
     }
 
     /// Step 7: Rage (two places) and the lynch; on Fear, the leader's sentence.
-    pub(crate) fn step_7_rage_and_lynch(&mut self, votes: &Votes, places: Places) -> Result<(), ResolveError> {
-        let mut lynched: Vec<PlayerId> = if self.day.event == Some(Event::Fear) {
-            self.fear(votes)?
+    /// The votes are done with after this step (their buffer is kept for the next day).
+    pub(crate) fn step_7_rage_and_lynch(&mut self, votes: Votes, places: Places) -> Result<(), ResolveError> {
+        let mut lynched = std::mem::take(&mut self.day.record.lynched);
+        lynched.clear();
+        if self.day.event == Some(Event::Fear) {
+            lynched.extend(self.fear(&votes)?);
         } else {
-            places.into_iter().flatten().collect()
-        };
+            lynched.extend(places.iter().flatten());
+        }
+        let mut places = places;
+        places.clear();
+        self.day.places_buf = places;
+        self.day.counts_buf = votes.counts;
         lynched.dedup();
         self.st.sort_by_list(&mut lynched);
         lynched.dedup();

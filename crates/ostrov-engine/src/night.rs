@@ -269,7 +269,8 @@ impl Resolution<'_> {
 
     /// Step 14: the moon fern saves its holder from the attack (R-ITEM-1).
     pub(crate) fn step_14_moon_fern(&mut self, night: &mut Night) {
-        for t in std::mem::take(&mut night.attacks) {
+        for k in 0..night.attacks.len() {
+            let t = night.attacks[k];
             if self.day.items_work() && self.st.holds_charged(t, Item::MoonFern) {
                 self.trigger(t, Item::MoonFern, 14);
                 let tn = self.name(t);
@@ -278,6 +279,7 @@ impl Resolution<'_> {
                 night.deaths.push((t, Cause::Wolves));
             }
         }
+        night.attacks.clear();
     }
 
     /// Step 15: the seer checks a player.
@@ -293,7 +295,8 @@ impl Resolution<'_> {
     /// Step 16: black glasses make the check fail; an unturned halfblood shows "not a
     /// werewolf"; a checked hamster dies (R-HAMSTER-1).
     pub(crate) fn step_16_black_glasses(&mut self, night: &mut Night) {
-        for (seer, t) in std::mem::take(&mut night.checks) {
+        for k in 0..night.checks.len() {
+            let (seer, t) = night.checks[k];
             let target = self.st.player(t);
             let (is_hamster, looks_like_wolf) = (target.role == Role::Hamster, target.looks_like_wolf());
             let result = if self.day.items_work() && self.st.holds(t, Item::BlackGlasses) {
@@ -316,6 +319,7 @@ impl Resolution<'_> {
             self.st.notify(seer, NoticeKind::Check { target: t, result });
             self.day.record.checks.push(Check { seer, target: t, result });
         }
+        night.checks.clear();
     }
 
     /// Step 17: the maniac assaults a player.
@@ -330,7 +334,8 @@ impl Resolution<'_> {
 
     /// Step 18: the camo robe saves its holder from the maniac.
     pub(crate) fn step_18_camo_robe(&mut self, night: &mut Night) {
-        for t in std::mem::take(&mut night.assaults) {
+        for k in 0..night.assaults.len() {
+            let t = night.assaults[k];
             let tn = self.name(t);
             if self.day.items_work() && self.st.holds_charged(t, Item::CamoRobe) {
                 self.trigger(t, Item::CamoRobe, 18);
@@ -340,6 +345,7 @@ impl Resolution<'_> {
                 self.day.record.assaulted.push(t);
             }
         }
+        night.assaults.clear();
     }
 
     /// Step 19: the hamster kills a player.
@@ -377,13 +383,14 @@ impl Resolution<'_> {
         }
     }
 
-    /// R-NIGHT-1: the night's deaths, together; returns the dead in list order.
-    pub(crate) fn apply_night_deaths(&mut self, night: &Night) -> Vec<PlayerId> {
-        let mut dead: Vec<PlayerId> = night.deaths.iter().map(|(v, _)| *v).collect();
-        self.st.sort_by_list(&mut dead);
+    /// R-NIGHT-1: the night's deaths, together; `dead` is set to the dead in list order.
+    pub(crate) fn apply_night_deaths(&mut self, night: &Night, dead: &mut Vec<PlayerId>) {
+        dead.clear();
+        dead.extend(night.deaths.iter().map(|(v, _)| *v));
+        self.st.sort_by_list(dead);
         dead.dedup();
         let day = self.st.day;
-        for &p in &dead {
+        for &p in dead.iter() {
             let pl = self.st.player_mut(p);
             pl.alive = false;
             pl.died_on_day = Some(day);
@@ -403,8 +410,7 @@ impl Resolution<'_> {
         }
         self.st.sort_by_list(&mut self.day.record.assaulted);
         self.day.record.night_deaths.clear();
-        self.day.record.night_deaths.extend_from_slice(&dead);
+        self.day.record.night_deaths.extend_from_slice(dead);
         crate::play::turn_halfbloods(self.st, &mut self.day.log, 20);
-        dead
     }
 }

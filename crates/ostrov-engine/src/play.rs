@@ -251,9 +251,10 @@ impl Match {
         let event = plan.event.unwrap_or(drawn);
         st.event = event;
         // R-NIGHT-1 and Solar eclipse: last night's dead are revealed this morning, unless hidden.
-        for p in std::mem::take(&mut self.reveal_pending) {
+        for &p in &self.reveal_pending {
             st.player_mut(p).role_public = event != Some(Event::SolarEclipse);
         }
+        self.reveal_pending.clear();
         let mut today = match self.spare.take() {
             Some(mut t) => {
                 t.reset(st.players.len(), day, event, self.detail);
@@ -345,7 +346,7 @@ impl Match {
         r.count(&mut votes);
         let mut places = r.step_5_trap_fang_sheep_skin(&votes)?;
         r.step_6_bomb(&votes, &mut places)?;
-        r.step_7_rage_and_lynch(&votes, places)?;
+        r.step_7_rage_and_lynch(votes, places)?;
         let mut over = r.check_win(7);
 
         // Steps 8–20: the night, unless the lynch ended the game.
@@ -365,7 +366,7 @@ impl Match {
             r.step_18_camo_robe(&mut night);
             r.step_19_hamster(&mut night);
             r.step_20_nurse(&mut night);
-            self.reveal_pending = r.apply_night_deaths(&night);
+            r.apply_night_deaths(&night, &mut self.reveal_pending);
             r.day.night_buf = night;
             over = r.check_win(20) || r.check_max_days();
             // Step 21: the next day's event.

@@ -231,7 +231,9 @@ impl Resolution<'_> {
 
     /// The tally after step 4: the record's `ballots` and `tally`.
     pub(crate) fn count(&mut self, votes: &mut Votes) {
-        let mut counts = vec![0u32; self.st.players.len()];
+        let mut counts = std::mem::take(&mut self.day.counts_buf);
+        counts.clear();
+        counts.resize(self.st.players.len(), 0);
         for b in &votes.ballots {
             counts[b.target.index()] += 1;
         }
