@@ -37,14 +37,17 @@ pub struct State {
 }
 
 impl State {
+    #[inline]
     pub fn player(&self, p: PlayerId) -> &Player {
         &self.players[p.index()]
     }
 
+    #[inline]
     pub(crate) fn player_mut(&mut self, p: PlayerId) -> &mut Player {
         &mut self.players[p.index()]
     }
 
+    #[inline]
     pub fn alive(&self, p: PlayerId) -> bool {
         self.players[p.index()].alive
     }
@@ -54,6 +57,7 @@ impl State {
     }
 
     /// Living players in list order.
+    #[inline]
     pub fn living(&self) -> impl Iterator<Item = PlayerId> + '_ {
         self.list_order.iter().copied().filter(|p| self.alive(*p))
     }
@@ -73,6 +77,7 @@ impl State {
     }
 
     /// The item `p` holds, if alive (items of dead players have left the game).
+    #[inline]
     pub fn held(&self, p: PlayerId) -> Option<crate::item::Held> {
         let pl = self.player(p);
         if pl.alive {
@@ -83,11 +88,13 @@ impl State {
     }
 
     /// Whether `p` is alive and holds `item` (charged or not).
+    #[inline]
     pub fn holds(&self, p: PlayerId, item: Item) -> bool {
         self.held(p).is_some_and(|h| h.item == item)
     }
 
     /// Whether `p` is alive and holds a charged `item`.
+    #[inline]
     pub fn holds_charged(&self, p: PlayerId, item: Item) -> bool {
         self.held(p).is_some_and(|h| h.item == item && h.charged)
     }
