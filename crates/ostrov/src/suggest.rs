@@ -1,30 +1,40 @@
-//! `ostrov suggest`: search rosters for the most balanced setups.
+//! `ostrov suggest`: search rosters (and decks) for the most balanced setups.
 
-use ostrov_bots::{simulate, BotKind, Config, Summary};
-use ostrov_engine::{Role, Roster, Rules, Setup, MAX_RECOMMENDED, MIN_PLAYERS};
+use std::io::IsTerminal;
+
+use ostrov_bots::{simulate_with, BotKind, Config, Summary};
+use ostrov_engine::{Item, Role, Roster, Rules, Setup, MAX_RECOMMENDED, MIN_PLAYERS};
 
 use crate::Failure;
 
-/// Search setups (role counts) for the most balanced ones for N players.
+/// Search setups (role counts and deck) for the most balanced ones for N players.
 ///
 /// Examples:
 ///   ostrov suggest --players 14
 ///   ostrov suggest --players 14 --games 5000 --bots random --top 10
-///   ostrov suggest --table     # the RECOMMENDED table of crates/ostrov-engine/src/roster.rs
+///   ostrov suggest --players 12 --deck both     # with the default deck and with no items
+///   ostrov suggest --table > crates/ostrov-engine/src/recommended.txt
 ///
 /// Candidates: 1..=N/3 werewolves, a halfblood (10+ players), a hamster (12+), and the first
 /// k civilian roles of seer, nurse, witch, maniac, sleepwalker, authority, untouchable.
 /// Balance = |P(civilians) − P(werewolves)| + P(hamster) + P(draw) (smaller is better).
-/// The default deck (one of each item, repeated) and default house rules are used.
+/// Every candidate is screened with --games games; the --finalists best are played again
+/// with --final-games games on a fresh seed, and ranked by that second run.
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// Number of players.
     #[arg(long, required_unless_present = "table")]
     players: Option<usize>,
-    /// Games per candidate.
+    /// Games per candidate in the screening round.
     #[arg(long, default_value_t = 2000)]
     games: u64,
+    /// How many of the best screened setups are played again.
+    #[arg(long, default_value_t = 5)]
+    finalists: usize,
+    /// Games per finalist (default: 5 × --games).
+    #[arg(long)]
+    final_games: Option<u64>,
     /// random | sensible
     #[arg(long, default_value = "sensible")]
     bots: BotKind,
@@ -33,8 +43,14 @@ pub struct Args {
     /// How many setups to print.
     #[arg(long, default_value_t = 5)]
     top: usize,
-    /// Print the best setup for every player count 3..=40 as rows of the RECOMMENDED table.
-    #[arg(long)]
+    /// The item deck: "default" (one of each item, repeated), "none" (no items), "both"
+    /// (try every roster with each of those two), or item ids, e.g. "trap,fang,bomb".
+    #[arg(long, default_value = "default")]
+    deck: String,
+    /// Write the recommended table for every player count 3..=40 (the format of
+    /// crates/ostrov-engine/src/recommended.txt) to standard output. Uses the default deck,
+    /// which is what `ostrov new` and the server deal.
+    #[arg(long, conflicts_with_all = ["players", "top"])]
     table: bool,
 }
 
@@ -63,53 +79,160 @@ fn candidates(n: usize) -> Vec<Roster> {
     out
 }
 
+/// A deck to try: its name in the output and the items.
+#[derive(Clone)]
+struct Deck {
+    name: String,
+    items: Vec<Item>,
+}
+
+fn decks(spec: &str, n: usize) -> Result<Vec<Deck>, Failure> {
+    let default = || Deck { name: "default".into(), items: Setup::default_deck(n) };
+    let none = || Deck { name: "none".into(), items: Vec::new() };
+    Ok(match spec.trim() {
+        "default" => vec![default()],
+        "none" => vec![none()],
+        "both" => vec![default(), none()],
+        list => {
+            let mut items = Vec::new();
+            for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+                let item: Item = word.parse().map_err(|e| {
+                    Failure(format!("--deck: {e} (use default, none, both or item ids such as trap,fang)"))
+                })?;
+                items.push(item);
+            }
+            if items.is_empty() {
+                return Err(Failure("--deck is empty (use default, none, both or item ids)".into()));
+            }
+            vec![Deck { name: list.into(), items }]
+        }
+    })
+}
+
 fn score(s: &Summary) -> f64 {
     (s.civilians.rate - s.werewolves.rate).abs() + s.hamster.rate + s.draw.rate
 }
 
-fn search(n: usize, a: &Args) -> Result<Vec<(f64, Roster, Summary)>, Failure> {
-    let mut scored = Vec::new();
-    for r in candidates(n) {
-        let cfg = Config {
-            roles: r.roles(n)?,
-            rules: Rules::default(),
-            deck: Setup::default_deck(n),
-            games: a.games,
-            bots: a.bots,
-            seed: a.seed,
-        };
-        let s = simulate(&cfg);
-        scored.push((score(&s), r, s));
+/// One ranked setup: its score, roster, deck and the summary it was ranked by.
+struct Ranked {
+    score: f64,
+    roster: Roster,
+    deck: Deck,
+    summary: Summary,
+}
+
+fn run_one(n: usize, roster: &Roster, deck: &Deck, games: u64, bots: BotKind, seed: u64) -> Result<Summary, Failure> {
+    let cfg = Config { roles: roster.roles(n)?, rules: Rules::default(), deck: deck.items.clone(), games, bots, seed };
+    Ok(simulate_with(&cfg, &|_| {}))
+}
+
+/// The screening round over every candidate, then the final round of the best.
+fn search(n: usize, a: &Args, decks: &[Deck]) -> Result<Vec<Ranked>, Failure> {
+    let cands = candidates(n);
+    let total = (cands.len() * decks.len()) as u64;
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(total + a.finalists as u64);
+        b.set_message(format!("{n} players"));
+        b
+    });
+    let mut screened = Vec::new();
+    for r in &cands {
+        for d in decks {
+            let s = run_one(n, r, d, a.games, a.bots, a.seed)?;
+            screened.push(Ranked { score: score(&s), roster: r.clone(), deck: d.clone(), summary: s });
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        }
     }
-    scored.sort_by(|x, y| x.0.total_cmp(&y.0));
-    Ok(scored)
+    screened.sort_by(|x, y| x.score.total_cmp(&y.score));
+    // The final round on a fresh seed: the screening's luck does not carry over.
+    let final_games = a.final_games.unwrap_or(5 * a.games);
+    let final_seed = a.seed ^ 0x5EED_F1A1;
+    let keep = a.finalists.max(1);
+    let mut finals = Vec::new();
+    for c in screened.into_iter().take(keep) {
+        let s = run_one(n, &c.roster, &c.deck, final_games, a.bots, final_seed)?;
+        finals.push(Ranked { score: score(&s), summary: s, ..c });
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    finals.sort_by(|x, y| x.score.total_cmp(&y.score));
+    Ok(finals)
+}
+
+fn bot_id(k: BotKind) -> &'static str {
+    match k {
+        BotKind::Random => "random",
+        BotKind::Sensible => "sensible",
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
+    if a.games == 0 || a.final_games == Some(0) {
+        return Err(Failure("--games and --final-games must be at least 1".into()));
+    }
     if a.table {
+        let final_games = a.final_games.unwrap_or(5 * a.games);
+        println!("# The recommended setups: the most balanced roster for each player count, with the default deck.");
+        println!(
+            "# Written by: ostrov suggest --table --games {} --finalists {} --final-games {final_games} --bots {} --seed {} > crates/ostrov-engine/src/recommended.txt",
+            a.games,
+            a.finalists,
+            bot_id(a.bots),
+            a.seed
+        );
+        println!("# players\tsetup\twin rates in the final round ({final_games} games, {} bots)", bot_id(a.bots));
         for n in MIN_PLAYERS..=MAX_RECOMMENDED {
-            let best = search(n, &a)?;
-            let (_, r, s) = &best[0];
+            let best = search(n, &a, &decks("default", n)?)?;
+            let b = &best[0];
+            let s = &b.summary;
             println!(
-                "    /* {n} */ \"{r}\", // civilians {:.1}%, werewolves {:.1}%",
-                100.0 * s.civilians.rate,
-                100.0 * s.werewolves.rate
+                "{n}\t{}\tcivilians {}, werewolves {}, hamster {}, draw {}",
+                b.roster,
+                pct(s.civilians.rate),
+                pct(s.werewolves.rate),
+                pct(s.hamster.rate),
+                pct(s.draw.rate)
             );
+            eprintln!("{n} players: {} (civilians {})", b.roster, pct(s.civilians.rate));
         }
         return Ok(());
     }
     let n = a.players.unwrap_or(15);
-    let best = search(n, &a)?;
-    println!("{n} players, {:?} bots, {} games per setup, seed {}", a.bots, a.games, a.seed);
-    println!("{:<60} {:>10} {:>10} {:>8} {:>6}", "setup", "civilians", "werewolves", "hamster", "draw");
-    for (_, r, s) in best.iter().take(a.top) {
+    if n < MIN_PLAYERS {
+        return Err(Failure(format!("--players {n}: a game needs at least {MIN_PLAYERS} players")));
+    }
+    let ds = decks(&a.deck, n)?;
+    let a = Args { finalists: a.finalists.max(a.top), ..a };
+    let best = search(n, &a, &ds)?;
+    println!(
+        "{n} players, {} bots, {} games per setup, the best {} again with {} games, seed {}",
+        bot_id(a.bots),
+        a.games,
+        a.finalists,
+        a.final_games.unwrap_or(5 * a.games),
+        a.seed
+    );
+    println!("{:<60} {:>8} {:>10} {:>10} {:>8} {:>6}", "setup", "deck", "civilians", "werewolves", "hamster", "draw");
+    for r in best.iter().take(a.top) {
+        let s = &r.summary;
         println!(
-            "{:<60} {:>9.1}% {:>9.1}% {:>7.1}% {:>5.1}%",
-            r.to_string(),
-            100.0 * s.civilians.rate,
-            100.0 * s.werewolves.rate,
-            100.0 * s.hamster.rate,
-            100.0 * s.draw.rate
+            "{:<60} {:>8} {:>10} {:>10} {:>8} {:>6}",
+            r.roster.to_string(),
+            r.deck.name,
+            pct(s.civilians.rate),
+            pct(s.werewolves.rate),
+            pct(s.hamster.rate),
+            pct(s.draw.rate)
         );
     }
     Ok(())

@@ -191,3 +191,57 @@ fn simulate_writes_an_svg_chart() {
     assert_eq!(text.matches("<svg").count(), 1);
     assert_eq!(text.matches("<text").count(), text.matches("</text>").count());
 }
+
+#[test]
+fn suggest_ranks_setups_with_a_final_round_and_both_decks() {
+    let o = ostrov(&["suggest", "--players", "7", "--games", "60", "--finalists", "3", "--top", "3", "--deck", "both"]);
+    assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("7 players, sensible bots, 60 games per setup, the best 3 again with 300 games"),
+        "{text}"
+    );
+    assert!(lines[1].contains("deck") && lines[1].contains("civilians"), "{text}");
+    assert_eq!(lines.len(), 2 + 3, "three setups: {text}");
+    for row in &lines[2..] {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let roster = ostrov_engine::Roster::parse(cols[0]).unwrap_or_else(|e| panic!("{row}: {e}"));
+        assert!(roster.roles(7).is_ok(), "{row}");
+        assert!(matches!(cols[1], "default" | "none"), "{row}");
+        let rates: f64 = cols[2..].iter().map(|c| c.trim_end_matches('%').parse::<f64>().unwrap()).sum();
+        assert!((rates - 100.0).abs() < 0.3, "the four rates add up to 100%: {row}");
+    }
+}
+
+#[test]
+fn suggest_table_writes_the_recommended_file_format() {
+    let o =
+        ostrov(&["suggest", "--table", "--games", "4", "--finalists", "1", "--final-games", "4", "--bots", "random"]);
+    assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains(
+        "# Written by: ostrov suggest --table --games 4 --finalists 1 --final-games 4 --bots random --seed 1"
+    ));
+    let rows: Vec<(usize, String)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            assert_eq!(cols.len(), 3, "{l}");
+            assert!(cols[2].starts_with("civilians "), "{l}");
+            (cols[0].parse().unwrap(), cols[1].to_string())
+        })
+        .collect();
+    assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), (3..=40).collect::<Vec<_>>());
+    for (n, r) in rows {
+        assert!(ostrov_engine::Roster::parse(&r).unwrap().roles(n).is_ok(), "{n}: {r}");
+    }
+}
+
+#[test]
+fn suggest_refuses_bad_arguments() {
+    assert_bad(&ostrov(&["suggest", "--players", "8", "--deck", "dragon"]), "unknown item \"dragon\"");
+    assert_bad(&ostrov(&["suggest", "--players", "2"]), "at least 3 players");
+    assert_bad(&ostrov(&["suggest", "--players", "8", "--games", "0"]), "at least 1");
+}
