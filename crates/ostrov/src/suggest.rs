@@ -4,6 +4,7 @@ use std::io::IsTerminal;
 
 use ostrov_bots::{simulate_with, BotKind, Config, Summary};
 use ostrov_engine::{Item, Role, Roster, Rules, Setup, MAX_RECOMMENDED, MIN_PLAYERS};
+use rayon::prelude::*;
 
 use crate::Failure;
 
@@ -15,7 +16,7 @@ use crate::Failure;
 ///   ostrov suggest --players 12 --deck both     # with the default deck and with no items
 ///   ostrov suggest --table > crates/ostrov-engine/src/recommended.txt
 ///
-/// Candidates: 1..=N/3 werewolves, a halfblood (10+ players), a hamster (12+), and the first
+/// Candidates: N/8..=N/3 werewolves (at least one), a halfblood (10+ players), a hamster (12+), and the first
 /// k civilian roles of seer, nurse, witch, maniac, sleepwalker, authority, untouchable.
 /// Balance = |P(civilians) − P(werewolves)| + P(hamster) + P(draw) (smaller is better).
 /// Every candidate is screened with --games games; the --finalists best are played again
@@ -59,7 +60,7 @@ const CIVIL: [Role; 7] =
 
 fn candidates(n: usize) -> Vec<Roster> {
     let mut out = Vec::new();
-    for w in 1..=(n / 3).max(1) {
+    for w in (n / 8).max(1)..=(n / 3).max(1) {
         for half in 0..=usize::from(n >= 10) {
             for ham in 0..=usize::from(n >= 12) {
                 for k in 0..=CIVIL.len() {
@@ -135,29 +136,35 @@ fn search(n: usize, a: &Args, decks: &[Deck]) -> Result<Vec<Ranked>, Failure> {
         b.set_message(format!("{n} players"));
         b
     });
-    let mut screened = Vec::new();
-    for r in &cands {
-        for d in decks {
+    // Every candidate on every core (each one deterministic for the seed); the order of
+    // `pairs` is kept, so equal scores rank the same way on every machine.
+    let pairs: Vec<(&Roster, &Deck)> = cands.iter().flat_map(|r| decks.iter().map(move |d| (r, d))).collect();
+    let mut screened = pairs
+        .into_par_iter()
+        .map(|(r, d)| {
             let s = run_one(n, r, d, a.games, a.bots, a.seed)?;
-            screened.push(Ranked { score: score(&s), roster: r.clone(), deck: d.clone(), summary: s });
             if let Some(b) = &bar {
                 b.inc(1);
             }
-        }
-    }
+            Ok(Ranked { score: score(&s), roster: r.clone(), deck: d.clone(), summary: s })
+        })
+        .collect::<Result<Vec<_>, Failure>>()?;
     screened.sort_by(|x, y| x.score.total_cmp(&y.score));
     // The final round on a fresh seed: the screening's luck does not carry over.
     let final_games = a.final_games.unwrap_or(5 * a.games);
     let final_seed = a.seed ^ 0x5EED_F1A1;
     let keep = a.finalists.max(1);
-    let mut finals = Vec::new();
-    for c in screened.into_iter().take(keep) {
-        let s = run_one(n, &c.roster, &c.deck, final_games, a.bots, final_seed)?;
-        finals.push(Ranked { score: score(&s), summary: s, ..c });
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    }
+    screened.truncate(keep);
+    let mut finals = screened
+        .into_par_iter()
+        .map(|c| {
+            let s = run_one(n, &c.roster, &c.deck, final_games, a.bots, final_seed)?;
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+            Ok(Ranked { score: score(&s), summary: s, ..c })
+        })
+        .collect::<Result<Vec<_>, Failure>>()?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
