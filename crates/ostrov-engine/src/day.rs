@@ -102,6 +102,8 @@ pub struct Today {
     pub(crate) counts_buf: Vec<u32>,
     /// The lynch's "already considered" marks (see step 5), kept from day to day.
     pub(crate) placed_buf: Vec<bool>,
+    /// A reused buffer: the group taking lynch places (`fill`).
+    pub(crate) tie_buf: Vec<PlayerId>,
     /// The lynch places' buffer (steps 5–7), kept from day to day.
     pub(crate) places_buf: Vec<Option<PlayerId>>,
 }
@@ -133,6 +135,7 @@ impl Today {
             night_buf: crate::night::Night::default(),
             counts_buf: Vec::new(),
             placed_buf: Vec::new(),
+            tie_buf: Vec::new(),
             places_buf: Vec::new(),
         }
     }

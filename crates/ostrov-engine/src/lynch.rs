@@ -38,60 +38,62 @@ impl Resolution<'_> {
         }
     }
 
-    /// R-TIE-1: settles a tie among `t0` (the candidates with the most votes, |t0| ≥ 2).
-    fn tie(&mut self, t0: &[PlayerId]) -> Result<Vec<PlayerId>, ResolveError> {
-        let mut t: Vec<PlayerId> = t0.iter().copied().filter(|p| !self.day.immune[p.index()]).collect();
-        if t.len() < t0.len() {
-            let gone: Vec<PlayerId> = t0.iter().copied().filter(|p| self.day.immune[p.index()]).collect();
+    /// R-TIE-1: settles a tie among `t` (the candidates with the most votes, |t| ≥ 2), in
+    /// place: `t` is left holding who is lynched (empty for no one).
+    fn tie(&mut self, t: &mut Vec<PlayerId>) -> Result<(), ResolveError> {
+        if self.day.log.on && t.iter().any(|p| self.day.immune[p.index()]) {
+            let gone: Vec<PlayerId> = t.iter().copied().filter(|p| self.day.immune[p.index()]).collect();
             let names = self.names(&gone);
             self.log(5, || format!("Ничья: {names} под иммунитетом и выбывают из ничьей"));
         }
+        t.retain(|p| !self.day.immune[p.index()]);
         if t.is_empty() {
-            return Ok(vec![]);
+            return Ok(());
         }
         if self.day.items_work() {
-            let traps: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Trap)).collect();
-            if !traps.is_empty() && traps.len() < t.len() {
-                let names = self.names(&traps);
+            let traps = t.iter().filter(|p| self.st.holds(**p, Item::Trap)).count();
+            if traps > 0 && traps < t.len() {
+                t.retain(|p| self.st.holds(*p, Item::Trap));
+                let names = self.names(t);
                 self.log(5, || {
                     format!(
                         "Капкан: в ничьей между владельцами капкана и остальными линчуется владелец капкана ({names})"
                     )
                 });
-                t = traps;
-            } else {
-                let fangs: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Fang)).collect();
-                if !fangs.is_empty() {
+            } else if t.iter().any(|p| self.st.holds(*p, Item::Fang)) {
+                if self.day.log.on {
+                    let fangs: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Fang)).collect();
                     let names = self.names(&fangs);
                     self.log(5, || format!("Клык оборотня спасает от линча по ничьей: {names}"));
-                    t.retain(|p| !fangs.contains(p));
-                    if t.is_empty() {
-                        self.log(5, || "После Клыка оборотня в ничьей никого не осталось: линча нет".into());
-                        return Ok(vec![]);
-                    }
+                }
+                t.retain(|p| !self.st.holds(*p, Item::Fang));
+                if t.is_empty() {
+                    self.log(5, || "После Клыка оборотня в ничьей никого не осталось: линча нет".into());
+                    return Ok(());
                 }
             }
         }
         if t.len() == 1 {
-            return Ok(t);
+            return Ok(());
         }
-        let names = self.names(&t);
+        let names = self.names(t);
         match self.st.rules.tie {
             TieRule::Random => {
-                let p = self.draw_tie(&t)?;
+                let p = self.draw_tie(t)?;
                 let pn = self.name(p);
                 self.log(5, || format!("Ничья между {names}: жребий выпал на {pn}"));
-                Ok(vec![p])
+                t.clear();
+                t.push(p);
             }
             TieRule::None => {
                 self.log(5, || format!("Ничья между {names}: по правилам игры при ничьей никто не линчуется"));
-                Ok(vec![])
+                t.clear();
             }
             TieRule::All => {
                 self.log(5, || format!("Ничья между {names}: по правилам игры линчуются все"));
-                Ok(t)
             }
         }
+        Ok(())
     }
 
     /// Fills `want` lynch places from the most votes down (R-RAGE-1; one place on an
@@ -124,30 +126,33 @@ impl Resolution<'_> {
                 break;
             }
             // One leader is the whole group; a tie is settled by R-TIE-1 if it has more than `free`.
-            let one = [first];
-            let settled: Vec<PlayerId>;
-            let group: &[PlayerId] = if tied == 1 {
-                &one
+            // (The group's buffer is borrowed from the day and given back below.)
+            let mut group = std::mem::take(&mut self.day.tie_buf);
+            group.clear();
+            if tied == 1 {
+                group.push(first);
             } else {
-                let t0: Vec<PlayerId> = self
-                    .st
-                    .list_order
-                    .iter()
-                    .copied()
-                    .filter(|p| votes.count(*p) == best && candidate(self.st, placed, only, *p))
-                    .collect();
-                settled = if t0.len() <= free { t0 } else { self.tie(&t0)? };
-                &settled
-            };
+                group.extend(
+                    self.st
+                        .list_order
+                        .iter()
+                        .copied()
+                        .filter(|p| votes.count(*p) == best && candidate(self.st, placed, only, *p)),
+                );
+                if group.len() > free {
+                    self.tie(&mut group)?;
+                }
+            }
             if group.is_empty() {
+                self.day.tie_buf = group;
                 out.push(None);
                 free -= 1;
                 continue;
             }
-            for p in group {
+            for p in &group {
                 placed[p.index()] = true;
             }
-            for &p in group {
+            for &p in &group {
                 free = free.saturating_sub(1);
                 if self.day.immune[p.index()] {
                     let pn = self.name(p);
@@ -167,6 +172,7 @@ impl Resolution<'_> {
                     out.push(Some(p));
                 }
             }
+            self.day.tie_buf = group;
         }
         Ok(())
     }

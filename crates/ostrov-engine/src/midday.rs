@@ -30,7 +30,7 @@ pub(crate) fn run(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
     if today.log.on {
         let uses: Vec<_> = today.uses.iter().map(|u| (u.by, u.item, u.target)).collect();
         for (by, item, target) in uses {
-            let (b, t) = (st.name(by).to_string(), st.name(target).to_string());
+            let (b, t) = (st.name(by), st.name(target));
             today.log.add(0, || format!("13:00. {b} применяет {} на {t}", item.ru()));
         }
     }
@@ -54,7 +54,7 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
             today.record.rejected.push(Rejected { by: Actor::Player(p), act: Act::Bunker, at: Clock::MIDDAY, reason });
         };
         if st.reserve.is_empty() {
-            let name = st.name(p).to_string();
+            let name = st.name(p);
             today.log.add(0, || format!("13:00. Бункер: {name} не получает новую вещь — резерв пуст"));
             fail(today, Refusal::ReserveEmpty);
             continue;
@@ -79,7 +79,7 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
         }
         st.notify(p, NoticeKind::Item { item: Some(Held::new(new)), source: ItemSource::Bunker });
         today.record.bunker.push(p);
-        let name = st.name(p).to_string();
+        let name = st.name(p);
         today.log.add(0, || {
             format!(
                 "13:00. Бункер: {name} сдаёт {} и получает {}",
@@ -92,7 +92,8 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
 
 /// Exchange: two players who name each other swap items; spent items come back charged.
 fn exchange(st: &mut State, today: &mut Today) {
-    for a in st.list_order.clone() {
+    for k in 0..st.list_order.len() {
+        let a = st.list_order[k];
         let Some(b) = today.exchange[a.index()] else { continue };
         if st.position[b.index()] <= st.position[a.index()] || today.exchange[b.index()] != Some(a) {
             continue;
@@ -108,14 +109,15 @@ fn exchange(st: &mut State, today: &mut Today) {
         st.notify(a, NoticeKind::Item { item: ib, source: ItemSource::Exchange });
         st.notify(b, NoticeKind::Item { item: ia, source: ItemSource::Exchange });
         today.record.exchanges.push((a, b));
-        let (na, nb) = (st.name(a).to_string(), st.name(b).to_string());
+        let (na, nb) = (st.name(a), st.name(b));
         today.log.add(0, || format!("13:00. Обмен: {na} и {nb} меняются вещами"));
     }
 }
 
 /// Mystic light: a holder of a spent item recharges it.
 fn mystic_light(st: &mut State, today: &mut Today) {
-    for p in st.list_order.clone() {
+    for k in 0..st.list_order.len() {
+        let p = st.list_order[k];
         if !today.light[p.index()] || !st.alive(p) {
             continue;
         }
@@ -124,7 +126,7 @@ fn mystic_light(st: &mut State, today: &mut Today) {
         st.player_mut(p).item = Some(h);
         st.notify(p, NoticeKind::Recharged(h));
         today.record.lights.push(p);
-        let name = st.name(p).to_string();
+        let name = st.name(p);
         today.log.add(0, || format!("13:00. Мистический свет: {name} перезаряжает свою вещь"));
     }
 }
@@ -137,7 +139,7 @@ fn pair(st: &mut State, today: &mut Today) {
     }
     today.immune[p.index()] = true;
     today.record.pair = Some(p);
-    let (nc, np) = (st.name(c).to_string(), st.name(p).to_string());
+    let (nc, np) = (st.name(c), st.name(p));
     today.log.add(0, || format!("13:00. Выбери меня!: {nc} выбирает в пару {np} — у обоих иммунитет на линч"));
 }
 
@@ -152,6 +154,6 @@ fn spirit(st: &mut State, today: &mut Today) {
         return;
     }
     today.record.question = Some((by, text.clone()));
-    let name = st.name(by).to_string();
+    let name = st.name(by);
     today.log.add(0, || format!("13:00. Вызов духа: {name} спрашивает: «{text}»"));
 }
