@@ -11,7 +11,9 @@ use ostrov_engine::{Roster, Rules, Setup};
 /// Every role in play: 15 players, and 40 players (two of most roles).
 fn roster(n: usize) -> &'static str {
     match n {
-        15 => "werewolf=3,halfblood=1,hamster=1,seer=1,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1",
+        15 => {
+            "werewolf=3,halfblood=1,hamster=1,seer=1,nurse=1,witch=1,sleepwalker=1,authority=1,maniac=1,untouchable=1"
+        }
         _ => "werewolf=9,halfblood=1,hamster=2,seer=2,nurse=2,witch=2,sleepwalker=2,authority=1,maniac=1,untouchable=1",
     }
 }
