@@ -239,6 +239,26 @@ fn suggest_table_writes_the_recommended_file_format() {
     }
 }
 
+/// The committed table is what its own "# Written by:" command writes: the rows for a few
+/// player counts, re-run one at a time (the whole table takes about 16 minutes).
+#[test]
+fn the_recommended_table_is_reproduced_by_its_command() {
+    let table = include_str!("../../ostrov-engine/src/recommended.txt");
+    let command = table.lines().find_map(|l| l.strip_prefix("# Written by: ostrov ")).expect("a Written by line");
+    let args: Vec<&str> = command.split(" > ").next().unwrap().split_whitespace().collect();
+    assert_eq!(args[..2], ["suggest", "--table"]);
+    for n in ["4", "9", "12"] {
+        let mut run = vec!["suggest", "--players", n, "--top", "1"];
+        run.extend(&args[2..]);
+        let o = ostrov(&run);
+        assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+        let out = String::from_utf8(o.stdout).unwrap();
+        let best = out.lines().nth(2).expect("a ranked setup").split_whitespace().next().unwrap().to_string();
+        let row = table.lines().find(|l| l.split('\t').next() == Some(n)).expect("a row");
+        assert_eq!(row.split('\t').nth(1), Some(best.as_str()), "{n} players:\n{out}");
+    }
+}
+
 #[test]
 fn suggest_refuses_bad_arguments() {
     assert_bad(&ostrov(&["suggest", "--players", "8", "--deck", "dragon"]), "unknown item \"dragon\"");
