@@ -321,12 +321,19 @@ impl Match {
     }
 
     /// Runs the 13:00 stage now, if it has not run today (R-EVENT-1).
+    #[inline]
     pub fn midday_stage(&mut self) {
+        // The check is inlined (every afternoon order makes it); the stage itself is not.
+        if self.today.as_ref().is_some_and(|t| t.phase == Phase::Morning) {
+            self.run_midday_stage();
+        }
+    }
+
+    #[inline(never)]
+    fn run_midday_stage(&mut self) {
         if let Some(today) = self.today.as_mut() {
-            if today.phase == Phase::Morning {
-                crate::midday::run(&mut self.state, today, &mut self.rng);
-                today.phase = Phase::Afternoon;
-            }
+            crate::midday::run(&mut self.state, today, &mut self.rng);
+            today.phase = Phase::Afternoon;
         }
     }
 
