@@ -17,17 +17,10 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use ostrov_bots::{game_seed, play_one, Bot, BotKind, Config, RandomBot, SensibleBot, View};
+use ostrov_bots::{game_seed, play_one, BotKind, Config, View};
 use ostrov_engine::{DayPlan, Match, Order, Roster, Rules, Seat, Setup};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-
-fn make(k: BotKind) -> Box<dyn Bot> {
-    match k {
-        BotKind::Random => Box::<RandomBot>::default(),
-        BotKind::Sensible => Box::<SensibleBot>::default(),
-    }
-}
 
 fn config(n: usize, bots: BotKind, deck: bool) -> Config {
     Config {
@@ -49,6 +42,8 @@ fn config(n: usize, bots: BotKind, deck: bool) -> Config {
     }
 }
 
+/// One game with the detail on (every log line written), which the simulator never
+/// turns on: its own loop, so that the log's code paths are in the hash too.
 fn detailed(cfg: &Config, index: u64) -> String {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -64,7 +59,7 @@ fn detailed(cfg: &Config, index: u64) -> String {
         shuffle: false,
     };
     let mut m = Match::new(&setup, true);
-    let mut bots: Vec<_> = setup.seats.iter().map(|_| make(cfg.bots)).collect();
+    let mut bots: Vec<_> = setup.seats.iter().map(|_| cfg.bots.make()).collect();
     let plan = DayPlan::default();
     let mut cmds = Vec::new();
     while m.winner().is_none() {
