@@ -36,8 +36,23 @@ impl<E: std::fmt::Display> From<E> for Failure {
     }
 }
 
+/// Output commands stop quietly when their reader goes away (`ostrov resolve … | head`),
+/// as Unix tools do, instead of panicking on a closed pipe: the default action of SIGPIPE,
+/// which the Rust runtime turns off, is restored for them. The server keeps it off (a
+/// client hanging up must never stop it).
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.command, Cmd::Serve(_)) {
+        quiet_on_closed_pipe();
+    }
     let result = match cli.command {
         Cmd::Resolve(a) => resolve::run(a),
         Cmd::New(a) => new::run(a),

@@ -265,3 +265,29 @@ fn suggest_refuses_bad_arguments() {
     assert_bad(&ostrov(&["suggest", "--players", "2"]), "at least 3 players");
     assert_bad(&ostrov(&["suggest", "--players", "8", "--games", "0"]), "at least 1");
 }
+
+/// A reader that goes away early (`ostrov … | head -1`) stops the output quietly: no panic
+/// message, no "Broken pipe" on stderr.
+#[test]
+fn a_closed_pipe_stops_the_output_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    for args in [
+        vec!["resolve".to_string(), sample()],
+        vec!["simulate".into(), "--players".into(), "9".into(), "--games".into(), "200".into()],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ostrov"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // Read nothing and close the pipe at once: every write the binary makes fails.
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        let status = child.wait().unwrap();
+        assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
+        assert_ne!(status.code(), Some(101), "{args:?}: a panic's exit code");
+    }
+}
