@@ -84,7 +84,8 @@ fn yes() -> bool {
     true
 }
 
-/// An order that did not count.
+/// An order that did not count: exactly the three fields of GAME_FILE.md (tools compare
+/// these entries whole); the time and the Russian reason are in [`RefusalReport`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RejectedReport {
     /// A player's name, or `host`.
@@ -92,9 +93,18 @@ pub struct RejectedReport {
     pub act: String,
     /// A code of [`crate::Refusal`], e.g. `late`, `target_dead`.
     pub reason: String,
+}
+
+/// The same refused order as in `rejected`, with when it was sent and why in Russian
+/// (the report's `refusals`, in the same order as `rejected`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefusalReport {
+    pub by: String,
+    pub act: String,
+    pub reason: String,
     /// The reason in Russian.
-    #[serde(default)]
     pub reason_ru: String,
+    /// When it was sent, `HH:MM`.
     pub at: String,
 }
 
@@ -142,6 +152,9 @@ pub struct DayReport {
     pub assaulted: Vec<String>,
     pub items_used: Vec<ItemUseReport>,
     pub rejected: Vec<RejectedReport>,
+    /// `rejected` with times and Russian reasons.
+    #[serde(default)]
+    pub refusals: Vec<RefusalReport>,
     pub log: Vec<LogReport>,
     #[serde(default)]
     pub ballots: Vec<BallotReport>,
@@ -245,6 +258,10 @@ impl Report {
         let st = &m.state;
         let name = |p: PlayerId| st.name(p).to_string();
         let names = |v: &[PlayerId]| v.iter().map(|p| name(*p)).collect::<Vec<_>>();
+        let actor = |a: crate::order::Actor| match a {
+            crate::order::Actor::Host => "host".to_string(),
+            crate::order::Actor::Player(p) => name(p),
+        };
         let players = st
             .list_order
             .iter()
@@ -292,11 +309,13 @@ impl Report {
                 rejected: d
                     .rejected
                     .iter()
-                    .map(|r| RejectedReport {
-                        by: match r.by {
-                            crate::order::Actor::Host => "host".into(),
-                            crate::order::Actor::Player(p) => name(p),
-                        },
+                    .map(|r| RejectedReport { by: actor(r.by), act: r.act.id().into(), reason: r.reason.code().into() })
+                    .collect(),
+                refusals: d
+                    .rejected
+                    .iter()
+                    .map(|r| RefusalReport {
+                        by: actor(r.by),
                         act: r.act.id().into(),
                         reason: r.reason.code().into(),
                         reason_ru: r.reason.ru().into(),
