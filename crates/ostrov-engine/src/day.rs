@@ -222,6 +222,8 @@ pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), R
     let Some(me) = me else {
         return match &order.command {
             Command::Answer(_) if event != Some(Event::SpiritCall) => Err(Refusal::WrongEvent),
+            // O-TIME-3: the host answers once a question was asked.
+            Command::Answer(_) if today.question.is_none() => Err(Refusal::NoQuestion),
             _ => Ok(()),
         };
     };

@@ -40,11 +40,11 @@ impl Resolution<'_> {
 
     /// R-TIE-1: settles a tie among `t` (the candidates with the most votes, |t| ≥ 2), in
     /// place: `t` is left holding who is lynched (empty for no one).
-    fn tie(&mut self, t: &mut Vec<PlayerId>) -> Result<(), ResolveError> {
+    fn tie(&mut self, t: &mut Vec<PlayerId>, step: u8) -> Result<(), ResolveError> {
         if self.day.log.on && t.iter().any(|p| self.day.immune[p.index()]) {
             let gone: Vec<PlayerId> = t.iter().copied().filter(|p| self.day.immune[p.index()]).collect();
             let names = self.names(&gone);
-            self.log(5, || format!("Ничья: {names} под иммунитетом и выбывают из ничьей"));
+            self.log(step, || format!("Ничья: {names} под иммунитетом и выбывают из ничьей"));
         }
         t.retain(|p| !self.day.immune[p.index()]);
         if t.is_empty() {
@@ -55,7 +55,7 @@ impl Resolution<'_> {
             if traps > 0 && traps < t.len() {
                 t.retain(|p| self.st.holds(*p, Item::Trap));
                 let names = self.names(t);
-                self.log(5, || {
+                self.log(step, || {
                     format!(
                         "Капкан: в ничьей между владельцами капкана и остальными линчуется владелец капкана ({names})"
                     )
@@ -64,11 +64,11 @@ impl Resolution<'_> {
                 if self.day.log.on {
                     let fangs: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Fang)).collect();
                     let names = self.names(&fangs);
-                    self.log(5, || format!("Клык оборотня спасает от линча по ничьей: {names}"));
+                    self.log(step, || format!("Клык оборотня спасает от линча по ничьей: {names}"));
                 }
                 t.retain(|p| !self.st.holds(*p, Item::Fang));
                 if t.is_empty() {
-                    self.log(5, || "После Клыка оборотня в ничьей никого не осталось: линча нет".into());
+                    self.log(step, || "После Клыка оборотня в ничьей никого не осталось: линча нет".into());
                     return Ok(());
                 }
             }
@@ -81,16 +81,16 @@ impl Resolution<'_> {
             TieRule::Random => {
                 let p = self.draw_tie(t)?;
                 let pn = self.name(p);
-                self.log(5, || format!("Ничья между {names}: жребий выпал на {pn}"));
+                self.log(step, || format!("Ничья между {names}: жребий выпал на {pn}"));
                 t.clear();
                 t.push(p);
             }
             TieRule::None => {
-                self.log(5, || format!("Ничья между {names}: по правилам игры при ничьей никто не линчуется"));
+                self.log(step, || format!("Ничья между {names}: по правилам игры при ничьей никто не линчуется"));
                 t.clear();
             }
             TieRule::All => {
-                self.log(5, || format!("Ничья между {names}: по правилам игры линчуются все"));
+                self.log(step, || format!("Ничья между {names}: по правилам игры линчуются все"));
             }
         }
         Ok(())
@@ -140,7 +140,8 @@ impl Resolution<'_> {
                         .filter(|p| votes.count(*p) == best && candidate(self.st, placed, only, *p)),
                 );
                 if group.len() > free {
-                    self.tie(&mut group)?;
+                    // Step 6 when only the firing bomb holders compete (R-BOMB-1), else step 5.
+                    self.tie(&mut group, if only.is_some() { 6 } else { 5 })?;
                 }
             }
             if group.is_empty() {
@@ -232,16 +233,27 @@ impl Resolution<'_> {
         let mut placed = vec![false; n];
         let mut fired = Vec::new();
         self.fill(votes, if rage { 2 } else { 1 }, &mut placed, Some(&firing), false, &mut fired)?;
-        let fired: Vec<PlayerId> = fired.into_iter().flatten().collect();
+        let mut fired: Vec<PlayerId> = fired.into_iter().flatten().collect();
+        // R-BOMB-1: at most two firing holders take places on Rage, even when `tie = "all"`
+        // lets more of them through a tie (best first; equal ones in list order).
+        fired.truncate(if rage { 2 } else { usize::MAX });
+        if !rage {
+            // R-BOMB-1: the lynch is exactly what R-TIE-1 leaves of the firing holders — nobody
+            // when the tie among them picks nobody (`tie = "none"`, fangs).
+            if fired.is_empty() {
+                self.log(6, || "Бомба: ничья среди владельцев бомбы не выбрала никого — линча нет".into());
+            } else {
+                let names = self.names(&fired);
+                self.log(6, || format!("Бомба: {names} — не меньше двух голосов, линчуется вместо лидера голосования"));
+            }
+            *places = fired.into_iter().map(Some).collect();
+            return Ok(());
+        }
         if fired.is_empty() {
             return Ok(());
         }
         let names = self.names(&fired);
-        self.log(6, || format!("Бомба: {names} — не меньше двух голосов, линчуется вместо лидера голосования"));
-        if !rage {
-            *places = fired.into_iter().map(Some).collect();
-            return Ok(());
-        }
+        self.log(6, || format!("Бомба: {names} — не меньше двух голосов, линчуются вместо лидеров голосования"));
         // Rage: the firing holders take over the chosen places from the top, then fill empty ones.
         let chosen: Vec<usize> = (0..places.len()).filter(|&k| places[k].is_some()).collect();
         for (k, f) in fired.into_iter().enumerate() {

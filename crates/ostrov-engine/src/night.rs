@@ -193,6 +193,13 @@ impl Resolution<'_> {
             self.st.player_mut(w.actor).spent.witch_cancel = true;
             let wn = self.name(w.actor);
             self.log(10, || format!("Колдунья {wn} отменяет все действия этой ночи"));
+            // The night's voodoo dolls are void too (spent anyway, R-ITEM-3): they changed nothing.
+            for k in 0..self.day.uses.len() {
+                let u = self.day.uses[k];
+                if u.item == Item::Voodoo && night.voodooed.contains(&u.target) {
+                    self.mark_ineffective(u.by, u.item);
+                }
+            }
             return;
         }
         for k in 0..n {

@@ -36,6 +36,7 @@ impl Resolution<'_> {
     /// Step 1: finalise the day's item actions — shocker, love note.
     pub(crate) fn step_1_finalise_day_items(&mut self) -> DayItems {
         let n = self.st.players.len();
+        let fear = self.day.event == Some(Event::Fear);
         let mut shocked = Vec::new();
         let mut love = Vec::new();
         for k in 0..self.day.uses.len() {
@@ -49,6 +50,17 @@ impl Resolution<'_> {
                 continue;
             }
             match u.item {
+                // R-FEAR-1: on Fear no item changes the vote; the shocked player is only silenced.
+                Item::Shocker if fear => {
+                    let (b, t) = (self.name(u.by), self.name(u.target));
+                    self.log(1, || format!("{b} применил Шокер: {t} на этот день не может говорить, но на Страхе вещи не меняют голосов — голос у {t} остаётся"));
+                }
+                Item::LoveNote if fear => {
+                    let (b, t) = (self.name(u.by), self.name(u.target));
+                    self.log(1, || {
+                        format!("{b} отправил Любовную записку игроку {t}, но на Страхе вещи не меняют голосов")
+                    });
+                }
                 Item::Shocker => {
                     shocked.resize(n, false);
                     shocked[u.target.index()] = true;
@@ -177,10 +189,11 @@ impl Resolution<'_> {
         }
         let held = self.st.held(v).map(|h| h.item);
         if held == Some(Item::Totem) {
-            // R-ITEM-6: the holder votes as one of the two living neighbours sent.
+            // R-ITEM-6: the holder votes as one of the two living neighbours *sent* — their
+            // vote order as accepted, even one that no longer counts (a target removed since).
             let (a, b) = self.st.neighbours(v)?;
             let per = Event::votes_per_player(self.day.event);
-            let matches = |nb: PlayerId| match self.sent(nb) {
+            let matches = |nb: PlayerId| match self.day.votes[nb.index()] {
                 None => t == nb,
                 Some(s) => s.contains(t) || (per == 2 && s.second.is_none() && t == nb),
             };
