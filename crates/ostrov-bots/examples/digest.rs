@@ -56,6 +56,7 @@ fn detailed(cfg: &Config, index: u64) -> String {
         rules: cfg.rules.clone(),
         seats: roles.iter().enumerate().map(|(i, r)| Seat { name: format!("p{i}"), role: *r, item: None }).collect(),
         deck: cfg.deck.clone(),
+        blanks: 0,
         shuffle: false,
     };
     let mut m = Match::new(&setup, true);

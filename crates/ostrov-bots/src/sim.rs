@@ -136,6 +136,7 @@ fn run<'s>(cfg: &Config, index: u64, factory: &Factory, scratch: &'s mut Scratch
             .map(|(i, r)| Seat { name: format!("p{i}"), role: *r, item: None })
             .collect(),
         deck: cfg.deck.clone(),
+        blanks: 0,
         shuffle: false,
     });
     setup.seed = seed;

@@ -209,6 +209,10 @@ pub struct Setup {
     pub seats: Vec<Seat>,
     /// The item deck (R-DECK-1).
     pub deck: Vec<Item>,
+    /// How many `none` cards the deck holds besides `deck` (R-DECK-1: `none` is a valid
+    /// item). They are dealt like items — a player who draws one has no item — and are
+    /// not part of the reserve that Bunker draws from.
+    pub blanks: usize,
     /// Shuffle the list order by the seed.
     pub shuffle: bool,
 }
@@ -316,8 +320,11 @@ impl Game {
             if name.is_empty() {
                 return Err(GameFileError::at(format!("player {}", i + 1), "the name is empty"));
             }
-            if fold_name(&name) == "host" || fold_name(&name) == "ведущий" {
-                return Err(GameFileError::at(place, "\"host\" is reserved for the host's orders"));
+            if is_host_name(&name) {
+                return Err(GameFileError::at(
+                    place,
+                    format!("\"{name}\" is reserved for the host's orders (host, ведущий, автор)"),
+                ));
             }
             if let Some(j) = seen.insert(fold_name(&name), i) {
                 return Err(GameFileError::at(
@@ -365,20 +372,27 @@ impl Game {
                     }
                     rules.event_weights[e as usize] = *w;
                 }
+                let total: f64 = rules.event_weights.iter().sum();
+                if !total.is_finite() {
+                    return Err(GameFileError::at(
+                        "[rules] events",
+                        "the weights are too large: their sum must be a finite number".to_string(),
+                    ));
+                }
             }
         }
-        let deck = match &file.deck {
-            None => Setup::default_deck(seats.len()),
+        let (deck, blanks) = match &file.deck {
+            None => (Setup::default_deck(seats.len()), 0),
             Some(d) => {
-                let mut out = Vec::new();
+                let (mut out, mut blanks) = (Vec::new(), 0);
                 for (i, s) in d.iter().enumerate() {
                     match Item::parse_slot(s) {
                         Ok(Some(it)) => out.push(it),
-                        Ok(None) => {}
+                        Ok(None) => blanks += 1,
                         Err(e) => return Err(GameFileError::at(format!("deck entry {}", i + 1), e.to_string())),
                     }
                 }
-                out
+                (out, blanks)
             }
         };
         let setup = Setup {
@@ -387,6 +401,7 @@ impl Game {
             rules,
             seats,
             deck,
+            blanks,
             shuffle: file.shuffle.unwrap_or(false),
         };
         let mut days = Vec::with_capacity(file.days.len());
@@ -400,6 +415,12 @@ impl Game {
     pub fn parse(text: &str) -> Result<Game, GameFileError> {
         Game::from_file(&GameFile::parse(text)?)
     }
+}
+
+/// Whether `by` names the host: `host`, `ведущий` or `автор` (RULES.md §7); no player
+/// may take one of these names.
+fn is_host_name(name: &str) -> bool {
+    matches!(fold_name(name).as_str(), "host" | "ведущий" | "автор")
 }
 
 fn player(setup: &Setup, place: &str, field: &str, name: &str) -> Result<PlayerId, GameFileError> {
@@ -443,11 +464,7 @@ fn check_day(setup: &Setup, n: u32, day: &DayEntry) -> Result<DayPlan, GameFileE
 
 fn check_order(setup: &Setup, place: &str, o: &OrderEntry) -> Result<Order, GameFileError> {
     let act: Act = o.act.parse().map_err(|e: crate::error::UnknownWord| GameFileError::at(place, e.to_string()))?;
-    let by = if matches!(fold_name(&o.by).as_str(), "host" | "ведущий" | "автор") {
-        Actor::Host
-    } else {
-        Actor::Player(player(setup, place, "`by`", &o.by)?)
-    };
+    let by = if is_host_name(&o.by) { Actor::Host } else { Actor::Player(player(setup, place, "`by`", &o.by)?) };
     let at = match &o.at {
         None => Clock::NOON,
         Some(v) => parse_at(v).ok_or_else(|| GameFileError::at(place, format!("`at` = {v} is not a time HH:MM")))?,
@@ -586,5 +603,44 @@ mod tests {
         let j =
             Game::parse(r#"{"players":[{"name":"Аня","role":"seer"},{"name":"Боря","role":"Оборотень"}]}"#).unwrap();
         assert_eq!(t, j);
+    }
+    /// R-DECK-1: `none` is a valid item, so a `none` card in a host's deck is dealt like
+    /// any other: over many seeds each of the two unfixed players sometimes draws the
+    /// trap and sometimes nothing, and the reserve keeps only real items.
+    #[test]
+    fn r_deck_1_none_cards_are_dealt_at_random() {
+        let mut drew = [[0u32; 2]; 2];
+        for seed in 0..64 {
+            let g = Game::parse(&format!(
+                "seed = {seed}\ndeck = [\"none\", \"trap\", \"fang\"]\n[[players]]\nname = \"Аня\"\nrole = \"seer\"\n\
+                 [[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n[[players]]\nname = \"Вика\"\nrole = \"passenger\"\nitem = \"fang\"\n"
+            ))
+            .unwrap();
+            assert_eq!(g.setup.blanks, 1);
+            let m = crate::Match::new(&g.setup, false);
+            for (k, p) in m.state.players.iter().take(2).enumerate() {
+                assert!(matches!(p.item.map(|h| h.item), None | Some(Item::Trap)));
+                drew[k][p.item.is_some() as usize] += 1;
+            }
+            // Whatever of none/trap was not dealt: the trap goes to the reserve, a none card does not.
+            let dealt_trap = m.state.players.iter().any(|p| p.item.map(|h| h.item) == Some(Item::Trap));
+            assert_eq!(m.state.reserve, if dealt_trap { vec![] } else { vec![Item::Trap] });
+        }
+        assert!(drew.iter().flatten().all(|&c| c > 0), "{drew:?}");
+    }
+
+    #[test]
+    fn the_host_names_are_reserved() {
+        for name in ["host", "Ведущий", "АВТОР"] {
+            let e = Game::parse(&format!("[[players]]\nname = \"{name}\"\nrole = \"seer\"\n")).unwrap_err().to_string();
+            assert!(e.contains("reserved"), "{e}");
+        }
+    }
+
+    #[test]
+    fn event_weights_that_overflow_together_are_an_error() {
+        let e =
+            Game::parse(&two_players("[rules]\nevents = { fear = 1e308, rage = 1e308 }\n")).unwrap_err().to_string();
+        assert!(e.contains("too large"), "{e}");
     }
 }

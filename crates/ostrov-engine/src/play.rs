@@ -140,14 +140,29 @@ impl Match {
         let deck = &mut st.reserve;
         deck.clear();
         deck.extend_from_slice(&setup.deck);
+        let mut blanks = setup.blanks;
         for seat in &setup.seats {
-            if let Some(Some(it)) = seat.item {
-                if let Some(k) = deck.iter().position(|d| *d == it) {
-                    deck.remove(k);
+            match seat.item {
+                Some(Some(it)) => {
+                    if let Some(k) = deck.iter().position(|d| *d == it) {
+                        deck.remove(k);
+                    }
                 }
+                Some(None) => blanks = blanks.saturating_sub(1),
+                None => {}
             }
         }
-        draw::shuffle(rng, deck);
+        // A deck with `none` cards is dealt as cards (a drawn `none` is no item); the
+        // undealt items are the reserve. Without them the reserve itself is dealt from.
+        let mut cards: Option<Vec<Option<Item>>> = None;
+        if blanks == 0 {
+            draw::shuffle(rng, deck);
+        } else {
+            let mut c: Vec<Option<Item>> = deck.drain(..).map(Some).collect();
+            c.extend(std::iter::repeat_n(None, blanks));
+            draw::shuffle(rng, &mut c);
+            cards = Some(c);
+        }
         st.players.truncate(n);
         for (i, s) in setup.seats.iter().enumerate() {
             let fresh = Player {
@@ -175,8 +190,15 @@ impl Match {
         for k in 0..n {
             let p = st.list_order[k];
             if setup.seats[p.index()].item.is_none() {
-                st.players[p.index()].item = st.reserve.pop().map(Held::new);
+                st.players[p.index()].item = match cards.as_mut() {
+                    None => st.reserve.pop(),
+                    Some(c) => c.pop().flatten(),
+                }
+                .map(Held::new);
             }
+        }
+        if let Some(c) = cards {
+            st.reserve.extend(c.into_iter().flatten());
         }
         st.rules = setup.rules.clone();
         st.day = 0;
@@ -532,6 +554,11 @@ pub fn resolve(game: &Game) -> Result<crate::report::Report, ResolveError> {
 pub fn play(game: &Game, detail: bool) -> Result<Match, ResolveError> {
     let mut m = Match::new(&game.setup, detail);
     for plan in &game.days {
+        // A day written after the end with no orders in it (a host writing ahead) is
+        // passed over; orders after the end are an error (GAME_FILE.md).
+        if m.winner().is_some() && plan.orders.is_empty() {
+            continue;
+        }
         m.play_day(plan)?;
     }
     Ok(m)

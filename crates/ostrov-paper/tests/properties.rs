@@ -17,7 +17,15 @@ fn setup(seed: u64, players: usize) -> Setup {
     let seats =
         roles.iter().enumerate().map(|(i, r)| Seat { name: format!("Игрок{i}"), role: *r, item: None }).collect();
     let rules = ostrov_engine::Rules { max_days: 12, ..ostrov_engine::Rules::default() };
-    Setup { title: None, seed, rules, seats, deck: Setup::default_deck(players), shuffle: seed.is_multiple_of(2) }
+    Setup {
+        title: None,
+        seed,
+        rules,
+        seats,
+        deck: Setup::default_deck(players),
+        blanks: 0,
+        shuffle: seed.is_multiple_of(2),
+    }
 }
 
 /// A random order from a random living (or sometimes dead) player.

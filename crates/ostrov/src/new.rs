@@ -129,7 +129,8 @@ fn render(setup: &Setup, custom_deck: bool, roster: &Roster) -> String {
     }
     out.push_str(&format!("seed = {}\n", setup.seed));
     if custom_deck {
-        let deck: Vec<String> = setup.deck.iter().map(|i| quote(i.id())).collect();
+        let mut deck: Vec<String> = setup.deck.iter().map(|i| quote(i.id())).collect();
+        deck.extend(std::iter::repeat_n(quote("none"), setup.blanks));
         out.push_str(&format!("deck = [{}]\n", deck.join(", ")));
     }
     for s in &setup.seats {
