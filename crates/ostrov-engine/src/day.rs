@@ -48,6 +48,18 @@ impl NightOrder {
         a.into_iter().chain(b)
     }
 
+    /// Whether `ok` holds for every player the order names (the same players as
+    /// [`NightOrder::targets`], without the iterator).
+    #[inline]
+    pub fn all_named(&self, ok: impl Fn(PlayerId) -> bool) -> bool {
+        match *self {
+            NightOrder::Kill(t) => ok(t.first) && t.second.is_none_or(&ok),
+            NightOrder::Check(p) | NightOrder::Heal(p) | NightOrder::Recharge(p) | NightOrder::Assault(p) => ok(p),
+            NightOrder::Swap(x, y) => ok(x) && ok(y),
+            NightOrder::Cancel => true,
+        }
+    }
+
     pub const fn act(&self) -> Act {
         match self {
             NightOrder::Kill(_) => Act::Kill,
@@ -59,6 +71,27 @@ impl NightOrder {
             NightOrder::Assault(_) => Act::Assault,
         }
     }
+}
+
+/// What one player sent on the open day — the last order of each kind (R-ORDER-1) — and
+/// what the day marks on them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sent {
+    pub vote: Option<Targets>,
+    pub megaphone: Option<PlayerId>,
+    /// `authority`: (whose vote, for whom).
+    pub authority: Option<(PlayerId, PlayerId)>,
+    pub sentence: Option<PlayerId>,
+    /// The night order and its order number (later orders have larger numbers).
+    pub night: Option<(NightOrder, u32)>,
+    /// A Bunker request: the fixed item, if any, and the order number.
+    pub bunker: Option<(Option<Item>, u32)>,
+    pub exchange: Option<PlayerId>,
+    pub light: bool,
+    /// Immune to the lynch (Choose me!: the chosen player and their pair).
+    pub immune: bool,
+    /// The host blocked their vote today (R-VOTE-2).
+    pub penalty: bool,
 }
 
 /// An accepted `use` of a shocker, love note or voodoo doll.
@@ -77,22 +110,15 @@ pub struct Today {
     pub phase: Phase,
     /// Counts accepted orders: later orders have larger numbers.
     pub(crate) seq: u32,
-    pub votes: Vec<Option<Targets>>,
-    pub megaphone: Vec<Option<PlayerId>>,
-    pub authority: Vec<Option<(PlayerId, PlayerId)>>,
-    pub sentence: Vec<Option<PlayerId>>,
-    pub night: Vec<Option<(NightOrder, u32)>>,
+    /// Whether any `authority` order was accepted today (step 4 has nothing to do otherwise).
+    pub(crate) any_authority: bool,
+    /// Per player id: what they sent today and what the day marks on them.
+    pub sent: Vec<Sent>,
     pub uses: Vec<UseOrder>,
-    /// Bunker requests: (player, fixed item, order number).
-    pub bunker: Vec<Option<(Option<Item>, u32)>>,
-    pub exchange: Vec<Option<PlayerId>>,
-    pub light: Vec<bool>,
     pub chosen: Option<PlayerId>,
     pub pair: Option<PlayerId>,
-    pub immune: Vec<bool>,
     pub question: Option<(PlayerId, String)>,
     pub answer: Option<bool>,
-    pub penalty: Vec<bool>,
     pub(crate) tie_breaks: VecDeque<PlayerId>,
     pub(crate) log: Log,
     pub(crate) record: DayRecord,
@@ -114,21 +140,13 @@ impl Today {
             event,
             phase: Phase::Morning,
             seq: 0,
-            votes: vec![None; n],
-            megaphone: vec![None; n],
-            authority: vec![None; n],
-            sentence: vec![None; n],
-            night: vec![None; n],
+            any_authority: false,
+            sent: vec![Sent::default(); n],
             uses: Vec::new(),
-            bunker: vec![None; n],
-            exchange: vec![None; n],
-            light: vec![false; n],
             chosen: None,
             pair: None,
-            immune: vec![false; n],
             question: None,
             answer: None,
-            penalty: vec![false; n],
             tie_breaks: VecDeque::new(),
             log: Log::new(detail),
             record: DayRecord { day, event, ..DayRecord::default() },
@@ -142,28 +160,17 @@ impl Today {
 
     /// Makes a used day fresh again, keeping its buffers: the same as [`Today::new`].
     pub(crate) fn reset(&mut self, n: usize, day: u32, event: Option<Event>, detail: bool) {
-        fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
-            v.clear();
-            v.resize(n, x);
-        }
         self.event = event;
         self.phase = Phase::Morning;
         self.seq = 0;
-        refill(&mut self.votes, n, None);
-        refill(&mut self.megaphone, n, None);
-        refill(&mut self.authority, n, None);
-        refill(&mut self.sentence, n, None);
-        refill(&mut self.night, n, None);
+        self.any_authority = false;
+        self.sent.clear();
+        self.sent.resize(n, Sent::default());
         self.uses.clear();
-        refill(&mut self.bunker, n, None);
-        refill(&mut self.exchange, n, None);
-        refill(&mut self.light, n, false);
         self.chosen = None;
         self.pair = None;
-        refill(&mut self.immune, n, false);
         self.question = None;
         self.answer = None;
-        refill(&mut self.penalty, n, false);
         self.tie_breaks.clear();
         self.log.on = detail;
         self.log.entries.clear();
@@ -355,7 +362,7 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
                 today.log.add(0, || format!("Дух Острова отвечает: «{}»", if *a { "да" } else { "нет" }));
             }
             Command::Penalty { target, reason } => {
-                today.penalty[target.index()] = true;
+                today.sent[target.index()].penalty = true;
                 today.record.penalties.push((*target, reason.clone()));
                 let name = state.name(*target).to_string();
                 today.log.add(0, || {
@@ -389,20 +396,23 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
     };
     let i = me.index();
     match &order.command {
-        Command::Vote(t) => today.votes[i] = Some(*t),
-        Command::Megaphone(t) => today.megaphone[i] = Some(*t),
-        Command::Authority { from, target } => today.authority[i] = Some((*from, *target)),
-        Command::Sentence(t) => today.sentence[i] = Some(*t),
+        Command::Vote(t) => today.sent[i].vote = Some(*t),
+        Command::Megaphone(t) => today.sent[i].megaphone = Some(*t),
+        Command::Authority { from, target } => {
+            today.sent[i].authority = Some((*from, *target));
+            today.any_authority = true;
+        }
+        Command::Sentence(t) => today.sent[i].sentence = Some(*t),
         Command::Kill(t) => {
             let t = if t.second == Some(t.first) { Targets::one(t.first) } else { *t };
-            today.night[i] = Some((NightOrder::Kill(t), seq));
+            today.sent[i].night = Some((NightOrder::Kill(t), seq));
         }
-        Command::Check(t) => today.night[i] = Some((NightOrder::Check(*t), seq)),
-        Command::Heal(t) => today.night[i] = Some((NightOrder::Heal(*t), seq)),
-        Command::Cancel => today.night[i] = Some((NightOrder::Cancel, seq)),
-        Command::Swap(a, b) => today.night[i] = Some((NightOrder::Swap(*a, *b), seq)),
-        Command::Recharge(t) => today.night[i] = Some((NightOrder::Recharge(*t), seq)),
-        Command::Assault(t) => today.night[i] = Some((NightOrder::Assault(*t), seq)),
+        Command::Check(t) => today.sent[i].night = Some((NightOrder::Check(*t), seq)),
+        Command::Heal(t) => today.sent[i].night = Some((NightOrder::Heal(*t), seq)),
+        Command::Cancel => today.sent[i].night = Some((NightOrder::Cancel, seq)),
+        Command::Swap(a, b) => today.sent[i].night = Some((NightOrder::Swap(*a, *b), seq)),
+        Command::Recharge(t) => today.sent[i].night = Some((NightOrder::Recharge(*t), seq)),
+        Command::Assault(t) => today.sent[i].night = Some((NightOrder::Assault(*t), seq)),
         Command::Use { target, .. } => {
             let held = state.player_mut(me).item.as_mut().expect("checked: the sender holds the item");
             held.charged = false;
@@ -411,9 +421,9 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
             let stage = if today.phase == Phase::Morning { Stage::Midday } else { Stage::Evening };
             today.record.items_used.push(ItemUse { by: me, item, target: Some(*target), stage, effective: true });
         }
-        Command::Bunker { item } => today.bunker[i] = Some((*item, seq)),
-        Command::Exchange(t) => today.exchange[i] = Some(*t),
-        Command::Light => today.light[i] = true,
+        Command::Bunker { item } => today.sent[i].bunker = Some((*item, seq)),
+        Command::Exchange(t) => today.sent[i].exchange = Some(*t),
+        Command::Light => today.sent[i].light = true,
         Command::Pair(t) => today.pair = Some(*t),
         Command::Ask(text) => today.question = Some((me, text.clone())),
         Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => {

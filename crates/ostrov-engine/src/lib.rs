@@ -72,7 +72,7 @@ mod vote;
 mod win;
 
 pub use act::Act;
-pub use day::{Phase, Today};
+pub use day::{Phase, Sent, Today};
 pub use error::{GameFileError, ResolveError, UnknownWord};
 pub use event::Event;
 pub use gamefile::{

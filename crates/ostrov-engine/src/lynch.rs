@@ -41,12 +41,12 @@ impl Resolution<'_> {
     /// R-TIE-1: settles a tie among `t` (the candidates with the most votes, |t| ≥ 2), in
     /// place: `t` is left holding who is lynched (empty for no one).
     fn tie(&mut self, t: &mut Vec<PlayerId>, step: u8) -> Result<(), ResolveError> {
-        if self.day.log.on && t.iter().any(|p| self.day.immune[p.index()]) {
-            let gone: Vec<PlayerId> = t.iter().copied().filter(|p| self.day.immune[p.index()]).collect();
+        if self.day.log.on && t.iter().any(|p| self.day.sent[p.index()].immune) {
+            let gone: Vec<PlayerId> = t.iter().copied().filter(|p| self.day.sent[p.index()].immune).collect();
             let names = self.names(&gone);
             self.log(step, || format!("Ничья: {names} под иммунитетом и выбывают из ничьей"));
         }
-        t.retain(|p| !self.day.immune[p.index()]);
+        t.retain(|p| !self.day.sent[p.index()].immune);
         if t.is_empty() {
             return Ok(());
         }
@@ -155,7 +155,7 @@ impl Resolution<'_> {
             }
             for &p in &group {
                 free = free.saturating_sub(1);
-                if self.day.immune[p.index()] {
+                if self.day.sent[p.index()].immune {
                     let pn = self.name(p);
                     self.log(5, || format!("{pn} набирает больше всех голосов, но под иммунитетом «Выбери меня!»: место линча остаётся пустым"));
                     out.push(None);
@@ -218,9 +218,10 @@ impl Resolution<'_> {
             self.st.holds(p, Item::Bomb)
                 && votes.count(p) >= 2
                 && !places.contains(&Some(p))
-                && !self.day.immune[p.index()]
+                && !self.day.sent[p.index()].immune
         };
-        if !self.st.living().any(fires) {
+        // Only players with votes can fire: the tally lists them (the living, in list order).
+        if !self.day.record.tally.iter().any(|&(p, c)| c >= 2 && fires(p)) {
             return Ok(());
         }
         let mut firing = vec![false; n];
@@ -323,7 +324,7 @@ impl Resolution<'_> {
         };
         self.day.record.leader = Some(leader);
         let ln = self.name(leader);
-        let Some(s) = self.day.sentence[leader.index()].filter(|s| self.st.alive(*s)) else {
+        let Some(s) = self.day.sent[leader.index()].sentence.filter(|s| self.st.alive(*s)) else {
             self.log(7, || format!("Страх: лидер {ln} не вынес приговора — линча нет"));
             return Ok(vec![]);
         };

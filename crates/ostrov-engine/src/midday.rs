@@ -40,10 +40,10 @@ pub(crate) fn run(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
 /// old one goes back. With an empty reserve the request fails.
 fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
     let mut requests: Vec<(u32, PlayerId, Option<crate::item::Item>)> = today
-        .bunker
+        .sent
         .iter()
         .enumerate()
-        .filter_map(|(i, b)| b.map(|(item, seq)| (seq, PlayerId(i as u16), item)))
+        .filter_map(|(i, s)| s.bunker.map(|(item, seq)| (seq, PlayerId(i as u16), item)))
         .collect();
     requests.sort_by_key(|r| r.0);
     for (_, p, fixed) in requests {
@@ -94,8 +94,8 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
 fn exchange(st: &mut State, today: &mut Today) {
     for k in 0..st.list_order.len() {
         let a = st.list_order[k];
-        let Some(b) = today.exchange[a.index()] else { continue };
-        if st.position[b.index()] <= st.position[a.index()] || today.exchange[b.index()] != Some(a) {
+        let Some(b) = today.sent[a.index()].exchange else { continue };
+        if st.position[b.index()] <= st.position[a.index()] || today.sent[b.index()].exchange != Some(a) {
             continue;
         }
         if !st.alive(a) || !st.alive(b) {
@@ -118,7 +118,7 @@ fn exchange(st: &mut State, today: &mut Today) {
 fn mystic_light(st: &mut State, today: &mut Today) {
     for k in 0..st.list_order.len() {
         let p = st.list_order[k];
-        if !today.light[p.index()] || !st.alive(p) {
+        if !today.sent[p.index()].light || !st.alive(p) {
             continue;
         }
         let Some(h) = st.player(p).item.filter(|h| h.item.is_activated() && !h.charged) else { continue };
@@ -137,7 +137,7 @@ fn pair(st: &mut State, today: &mut Today) {
     if !st.alive(c) || !st.alive(p) {
         return;
     }
-    today.immune[p.index()] = true;
+    today.sent[p.index()].immune = true;
     today.record.pair = Some(p);
     let (nc, np) = (st.name(c), st.name(p));
     today.log.add(0, || format!("13:00. Выбери меня!: {nc} выбирает в пару {np} — у обоих иммунитет на линч"));

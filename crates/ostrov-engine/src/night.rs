@@ -80,7 +80,7 @@ impl Resolution<'_> {
         let mut pack: Option<(u32, PlayerId, Targets)> = None;
         for k in 0..self.st.list_order.len() {
             let p = self.st.list_order[k];
-            let Some((order, seq)) = self.day.night[p.index()] else { continue };
+            let Some((order, seq)) = self.day.sent[p.index()].night else { continue };
             let pl = self.st.player(p);
             if !pl.alive {
                 let pn = self.name(p);
@@ -95,7 +95,7 @@ impl Resolution<'_> {
                     continue;
                 }
             }
-            if order.targets().any(|t| !self.st.alive(t)) {
+            if !order.all_named(|t| self.st.alive(t)) {
                 let pn = self.name(p);
                 self.log(8, || format!("Ночной ход {pn} не учитывается: выбранный игрок выбыл"));
                 continue;
@@ -136,7 +136,7 @@ impl Resolution<'_> {
             if matches!(a.order, NightOrder::Cancel) {
                 continue;
             }
-            let voted = self.day.votes[a.actor.index()].is_some_and(|v| a.order.targets().any(|t| v.contains(t)));
+            let voted = self.day.sent[a.actor.index()].vote.is_some_and(|v| a.order.targets().any(|t| v.contains(t)));
             if !voted {
                 night.acts[k].void = true;
                 let pn = self.name(a.actor);
@@ -150,7 +150,7 @@ impl Resolution<'_> {
                 .st
                 .living()
                 .filter(|w| self.st.player(*w).is_wolf())
-                .filter(|w| self.day.votes[w.index()].is_some_and(|v| pack.targets.iter().any(|t| v.contains(t))))
+                .filter(|w| self.day.sent[w.index()].vote.is_some_and(|v| pack.targets.iter().any(|t| v.contains(t))))
                 .collect();
             if voters.is_empty() {
                 pack.void = true;

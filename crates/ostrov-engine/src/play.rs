@@ -514,7 +514,7 @@ impl Match {
             }
         };
         today.chosen = Some(chosen);
-        today.immune[chosen.index()] = true;
+        today.sent[chosen.index()].immune = true;
         today.record.chosen = Some(chosen);
         let name = st.name(chosen).to_string();
         today.log.add(0, || format!("Выбери меня!: иммунитет на линч получает {name}"));

@@ -108,17 +108,23 @@ impl Resolution<'_> {
         ballots.reserve(n * per + 4);
         for k in 0..self.st.list_order.len() {
             let v = self.st.list_order[k];
-            if !self.st.alive(v) {
+            let pl = self.st.player(v);
+            if !pl.alive {
                 continue;
             }
+            // The voter's item, read once: only a totem or handcuffs (or a love note in
+            // play) can make a vote void, and only a megaphone adds one.
+            let held = pl.item.map(|h| h.item);
             let i = v.index();
+            let sent = self.day.sent[i];
             let sent_i = self.sent(v);
-            if self.day.votes[i].is_some() && sent_i.is_none() {
+            if sent.vote.is_some() && sent_i.is_none() {
                 let name = self.name(v);
                 self.log(3, || format!("Голос {name} не учитывается: выбранный игрок выбыл"));
             }
+            let may_void = by_items && (!items.love.is_empty() || matches!(held, Some(Item::Totem | Item::Handcuffs)));
             let assaulted = self.st.assaulted[i];
-            let penalised = self.day.penalty[i];
+            let penalised = sent.penalty;
             let shocked = by_items && items.shocked.get(i).copied().unwrap_or(false);
             let blocked = assaulted || penalised || shocked;
             if blocked {
@@ -153,7 +159,7 @@ impl Resolution<'_> {
                 let ballot = match (blocked, slot) {
                     (true, _) => Ballot { voter: v, target: v, kind: BallotKind::Blocked },
                     (false, None) => Ballot { voter: v, target: v, kind: BallotKind::Missing },
-                    (false, Some(t)) => match by_items.then(|| self.void_reason(v, *t, items)).flatten() {
+                    (false, Some(t)) => match may_void.then(|| self.void_reason(v, *t, items)).flatten() {
                         Some(why) => {
                             let (vn, tn) = (self.name(v), self.name(*t));
                             self.log(3, || format!("Голос {vn} против {tn} недействителен ({why}) и остаётся на {vn}"));
@@ -165,8 +171,8 @@ impl Resolution<'_> {
                 ballots.push(ballot);
             }
             // R-ITEM-5: the megaphone's extra vote, only if sent and the holder is not blocked.
-            if by_items && !blocked && self.st.holds(v, Item::Megaphone) {
-                if let Some(t) = self.day.megaphone[i].filter(|t| self.st.alive(*t)) {
+            if by_items && !blocked && held == Some(Item::Megaphone) {
+                if let Some(t) = sent.megaphone.filter(|t| self.st.alive(*t)) {
                     ballots.push(Ballot { voter: v, target: t, kind: BallotKind::Megaphone });
                     let (vn, tn) = (self.name(v), self.name(t));
                     self.log(3, || format!("Рупор: {vn} отдаёт дополнительный голос против {tn}"));
@@ -179,7 +185,7 @@ impl Resolution<'_> {
 
     /// `p`'s vote as sent and still counting (a vote for a player no longer alive does not count).
     fn sent(&self, p: PlayerId) -> Option<crate::order::Targets> {
-        self.day.votes[p.index()].filter(|t| t.iter().all(|q| self.st.alive(q)))
+        self.day.sent[p.index()].vote.filter(|t| self.st.alive(t.first) && t.second.is_none_or(|q| self.st.alive(q)))
     }
 
     /// Why a vote from `v` for `t` is void (love note, totem, handcuffs), if it is.
@@ -193,7 +199,7 @@ impl Resolution<'_> {
             // vote order as accepted, even one that no longer counts (a target removed since).
             let (a, b) = self.st.neighbours(v)?;
             let per = Event::votes_per_player(self.day.event);
-            let matches = |nb: PlayerId| match self.day.votes[nb.index()] {
+            let matches = |nb: PlayerId| match self.day.sent[nb.index()].vote {
                 None => t == nb,
                 Some(s) => s.contains(t) || (per == 2 && s.second.is_none() && t == nb),
             };
@@ -212,12 +218,15 @@ impl Resolution<'_> {
 
     /// Step 4: the authority's order (R-AUTH-1).
     pub(crate) fn step_4_authority(&mut self, votes: &mut Votes) {
+        if !self.day.any_authority {
+            return;
+        }
         for k in 0..self.st.list_order.len() {
             let a = self.st.list_order[k];
             if !self.st.alive(a) {
                 continue;
             }
-            let Some((from, target)) = self.day.authority[a.index()] else { continue };
+            let Some((from, target)) = self.day.sent[a.index()].authority else { continue };
             if self.st.player(a).role != crate::role::Role::Authority || self.st.player(a).spent.authority {
                 continue;
             }
