@@ -84,7 +84,7 @@ impl<'a> View<'a> {
     pub fn pack(&self) -> Vec<PlayerId> {
         self.notices()
             .filter_map(|k| match k {
-                NoticeKind::Pack(v) => Some(v.clone()),
+                NoticeKind::Pack(v) => Some(v.to_vec()),
                 _ => None,
             })
             .last()

@@ -351,47 +351,12 @@ pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), R
 }
 
 /// Records an order that passed [`check`]: the last of each kind replaces the earlier.
+#[inline]
 pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
     today.seq += 1;
     let seq = today.seq;
     let Actor::Player(me) = order.by else {
-        match &order.command {
-            Command::Answer(a) => {
-                today.answer = Some(*a);
-                today.record.answer = Some(*a);
-                today.log.add(0, || format!("Дух Острова отвечает: «{}»", if *a { "да" } else { "нет" }));
-            }
-            Command::Penalty { target, reason } => {
-                today.sent[target.index()].penalty = true;
-                today.record.penalties.push((*target, reason.clone()));
-                let name = state.name(*target).to_string();
-                today.log.add(0, || {
-                    format!(
-                        "Ведущий лишил голоса {name} за нарушение{}",
-                        reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()
-                    )
-                });
-            }
-            Command::Remove { target, reason } => {
-                let day = state.day;
-                let p = state.player_mut(*target);
-                p.alive = false;
-                p.died_on_day = Some(day);
-                p.death = Some(crate::player::Death::Removed);
-                p.role_public = true;
-                today.record.removed.push((*target, reason.clone()));
-                let (name, role) = (state.name(*target).to_string(), state.player(*target).role);
-                today.log.add(0, || {
-                    format!(
-                        "Ведущий удалил из игры {name} ({}){}",
-                        role.ru_lower(),
-                        reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
-                    )
-                });
-                crate::play::turn_halfbloods(state, &mut today.log, 0);
-            }
-            _ => unreachable!("only host acts come from the host"),
-        }
+        accept_host(state, today, &order.command);
         return;
     };
     let i = me.index();
@@ -429,5 +394,48 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
         Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => {
             unreachable!("host acts come from the host")
         }
+    }
+}
+
+/// Records a host decision that passed [`check`] (out of line: players send nearly every order).
+#[cold]
+#[inline(never)]
+fn accept_host(state: &mut State, today: &mut Today, command: &Command) {
+    match command {
+        Command::Answer(a) => {
+            today.answer = Some(*a);
+            today.record.answer = Some(*a);
+            today.log.add(0, || format!("Дух Острова отвечает: «{}»", if *a { "да" } else { "нет" }));
+        }
+        Command::Penalty { target, reason } => {
+            today.sent[target.index()].penalty = true;
+            today.record.penalties.push((*target, reason.clone()));
+            let name = state.name(*target).to_string();
+            today.log.add(0, || {
+                format!(
+                    "Ведущий лишил голоса {name} за нарушение{}",
+                    reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()
+                )
+            });
+        }
+        Command::Remove { target, reason } => {
+            let day = state.day;
+            let p = state.player_mut(*target);
+            p.alive = false;
+            p.died_on_day = Some(day);
+            p.death = Some(crate::player::Death::Removed);
+            p.role_public = true;
+            today.record.removed.push((*target, reason.clone()));
+            let (name, role) = (state.name(*target).to_string(), state.player(*target).role);
+            today.log.add(0, || {
+                format!(
+                    "Ведущий удалил из игры {name} ({}){}",
+                    role.ru_lower(),
+                    reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
+                )
+            });
+            crate::play::turn_halfbloods(state, &mut today.log, 0);
+        }
+        _ => unreachable!("only host acts come from the host"),
     }
 }

@@ -34,6 +34,11 @@ pub fn pick<T: Copy>(rng: &mut ChaCha8Rng, from: &[T]) -> T {
     from[rng.gen_range(0..from.len())]
 }
 
+/// An index below `len` (`len > 0`), uniformly: the index [`pick`] would pick.
+pub fn index(rng: &mut ChaCha8Rng, len: usize) -> usize {
+    rng.gen_range(0..len)
+}
+
 /// Shuffles in place.
 pub fn shuffle<T>(rng: &mut ChaCha8Rng, v: &mut [T]) {
     v.shuffle(rng);

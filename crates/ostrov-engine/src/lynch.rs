@@ -110,11 +110,14 @@ impl Resolution<'_> {
     ) -> Result<(), ResolveError> {
         let mut free = want;
         while free > 0 {
-            // The most votes among the candidates, the first (in list order) to have them, and how many do.
+            // The most votes among the candidates, the first (in list order) to have them, and
+            // how many do. Only players with votes can be candidates: the day's tally lists
+            // them (the living, in list order, with the counts of `votes`).
+            let tally = &self.day.record.tally;
+            debug_assert!(tally.iter().all(|&(p, c)| c == votes.count(p)));
             let (mut best, mut first, mut tied) = (0, PlayerId(0), 0usize);
-            for p in self.st.list_order.iter().copied() {
-                let c = votes.count(p);
-                if c == 0 || c < best || !candidate(self.st, placed, only, p) {
+            for &(p, c) in tally {
+                if c < best || !candidate(self.st, placed, only, p) {
                     continue;
                 }
                 if c > best {
@@ -133,11 +136,12 @@ impl Resolution<'_> {
                 group.push(first);
             } else {
                 group.extend(
-                    self.st
-                        .list_order
+                    self.day
+                        .record
+                        .tally
                         .iter()
-                        .copied()
-                        .filter(|p| votes.count(*p) == best && candidate(self.st, placed, only, *p)),
+                        .filter(|&&(p, c)| c == best && candidate(self.st, placed, only, p))
+                        .map(|&(p, _)| p),
                 );
                 if group.len() > free {
                     // Step 6 when only the firing bomb holders compete (R-BOMB-1), else step 5.

@@ -67,10 +67,7 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
                     continue;
                 }
             },
-            None => {
-                let idx: Vec<usize> = (0..st.reserve.len()).collect();
-                draw::pick(rng, &idx)
-            }
+            None => draw::index(rng, st.reserve.len()),
         };
         let new = st.reserve.remove(k);
         let old = st.player_mut(p).item.replace(Held::new(new));

@@ -32,8 +32,9 @@ impl ItemSource {
 pub enum NoticeKind {
     /// The role dealt at the start.
     Role(Role),
-    /// The pack: werewolves and halfbloods know each other (R-SIDE-2).
-    Pack(Vec<PlayerId>),
+    /// The pack: werewolves and halfbloods know each other (R-SIDE-2). One list shared by
+    /// every packmate's notice.
+    Pack(std::sync::Arc<[PlayerId]>),
     /// An item received (or `None`: left with no item).
     Item { item: Option<Held>, source: ItemSource },
     /// The own item was recharged.

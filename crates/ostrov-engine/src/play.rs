@@ -211,7 +211,7 @@ impl Match {
         st.ended_on = None;
         st.notices.clear();
         st.notices.reserve(4 * n);
-        let pack: Vec<PlayerId> =
+        let pack: std::sync::Arc<[PlayerId]> =
             st.list_order.iter().copied().filter(|p| st.player(*p).role.side() == Side::Werewolves).collect();
         for k in 0..n {
             let p = st.list_order[k];

@@ -38,7 +38,7 @@ pub fn pack_of(m: &Match, p: PlayerId) -> Vec<PlayerId> {
     let mut v: Vec<PlayerId> = Vec::new();
     for n in m.state.notices.iter().filter(|n| n.to == p) {
         if let NoticeKind::Pack(list) = &n.kind {
-            for q in list {
+            for q in list.iter() {
                 if !v.contains(q) {
                     v.push(*q);
                 }
