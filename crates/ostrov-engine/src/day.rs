@@ -242,12 +242,11 @@ pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), R
                 return Err(Refusal::WrongVoteCount);
             }
         }
+        // R-ITEM-7 refuses only item uses on a Magnetic storm: a megaphone order is taken,
+        // and its vote is simply not cast (step 3), as on Fear.
         Command::Megaphone(_) => {
             if !state.holds(me, Item::Megaphone) {
                 return Err(Refusal::NoItem);
-            }
-            if !today.items_work() {
-                return Err(Refusal::MagneticStorm);
             }
         }
         Command::Authority { .. } => {

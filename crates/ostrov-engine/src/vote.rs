@@ -177,6 +177,16 @@ impl Resolution<'_> {
                     let (vn, tn) = (self.name(v), self.name(t));
                     self.log(3, || format!("Рупор: {vn} отдаёт дополнительный голос против {tn}"));
                 }
+            } else if !by_items && sent.megaphone.is_some() && held == Some(Item::Megaphone) {
+                // The order was taken (R-ITEM-7 refuses only uses), but no item changes the vote today.
+                let vn = self.name(v);
+                self.log(3, || {
+                    if fear {
+                        format!("Рупор {vn} молчит: на Страхе вещи не меняют голосов")
+                    } else {
+                        format!("Рупор {vn} молчит: в Магнитную бурю вещи не работают")
+                    }
+                });
             }
         }
         // The counts are made by `count`, after step 4.
