@@ -1,6 +1,6 @@
 //! Many games in parallel, deterministic for a seed regardless of the thread count.
 
-use ostrov_engine::{Clock, Command, DayPlan, Event, Match, Order, PlayerId, Role, Rules, Seat, Setup, Winner};
+use ostrov_engine::{Actor, Clock, Command, DayPlan, Event, Match, PlayerId, Role, Rules, Seat, Setup, Winner};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -110,12 +110,9 @@ fn round(
         } else {
             bot.orders(&view, rng, cmds);
         }
-        // One order, its command swapped in and out (no per-order moves or drains).
-        let mut order = Order::new(p, Command::Cancel).at(at);
-        for c in cmds.iter_mut() {
-            std::mem::swap(&mut order.command, c);
-            // Only orders the engine takes are sent (`try_submit` checks them as `check` does).
-            let _ = m.try_submit(&order);
+        for c in cmds.iter() {
+            // Only orders the engine takes are sent (`try_send` checks them as `check` does).
+            let _ = m.try_send(Actor::Player(p), at, c);
         }
     }
 }

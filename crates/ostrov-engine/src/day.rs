@@ -188,15 +188,15 @@ impl Today {
 }
 
 /// Checks an order against the state at the moment it is sent (R-ORDER-1).
-pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), Refusal> {
+pub(crate) fn check(state: &State, today: &Today, by: Actor, at: Clock, command: &Command) -> Result<(), Refusal> {
     if state.winner.is_some() {
         return Err(Refusal::GameOver);
     }
-    if order.at > Clock::DEADLINE {
+    if at > Clock::DEADLINE {
         return Err(Refusal::Late);
     }
-    let act = order.command.act();
-    let me = match order.by {
+    let act = command.act();
+    let me = match by {
         Actor::Host => {
             if !act.is_host() {
                 return Err(Refusal::NotForHost);
@@ -213,21 +213,21 @@ pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), R
             Some(p)
         }
     };
-    if order.command.named_iter().any(|t| !state.alive(t)) {
+    if command.named_iter().any(|t| !state.alive(t)) {
         return Err(Refusal::TargetDead);
     }
     let event = today.event;
     let need_event = |e: Event| -> Result<(), Refusal> {
         if event != Some(e) {
             Err(Refusal::WrongEvent)
-        } else if today.phase != Phase::Morning || order.at > Clock::MIDDAY {
+        } else if today.phase != Phase::Morning || at > Clock::MIDDAY {
             Err(Refusal::AfterMidday)
         } else {
             Ok(())
         }
     };
     let Some(me) = me else {
-        return match &order.command {
+        return match command {
             Command::Answer(_) if event != Some(Event::SpiritCall) => Err(Refusal::WrongEvent),
             // O-TIME-3: the host answers once a question was asked.
             Command::Answer(_) if today.question.is_none() => Err(Refusal::NoQuestion),
@@ -236,7 +236,7 @@ pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), R
     };
     let pl = state.player(me);
     let role = pl.role;
-    match &order.command {
+    match command {
         Command::Vote(t) => {
             if t.len() > Event::votes_per_player(event) {
                 return Err(Refusal::WrongVoteCount);
@@ -294,7 +294,7 @@ pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), R
             if !role.has_night_act(act) {
                 return Err(Refusal::NotYourAbility);
             }
-            if let Command::Swap(a, b) = order.command {
+            if let Command::Swap(a, b) = *command {
                 if a == b {
                     return Err(Refusal::SelfTarget);
                 }
@@ -351,15 +351,15 @@ pub(crate) fn check(state: &State, today: &Today, order: &Order) -> Result<(), R
 
 /// Records an order that passed [`check`]: the last of each kind replaces the earlier.
 #[inline]
-pub(crate) fn accept(state: &mut State, today: &mut Today, order: &Order) {
+pub(crate) fn accept(state: &mut State, today: &mut Today, by: Actor, command: &Command) {
     today.seq += 1;
     let seq = today.seq;
-    let Actor::Player(me) = order.by else {
-        accept_host(state, today, &order.command);
+    let Actor::Player(me) = by else {
+        accept_host(state, today, command);
         return;
     };
     let i = me.index();
-    match &order.command {
+    match command {
         Command::Vote(t) => today.sent[i].vote = Some(*t),
         Command::Megaphone(t) => today.sent[i].megaphone = Some(*t),
         Command::Authority { from, target } => {

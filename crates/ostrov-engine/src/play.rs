@@ -12,7 +12,7 @@ use crate::gamefile::{DayPlan, Game, Setup};
 use crate::item::{Held, Item};
 use crate::log::Log;
 use crate::notice::{ItemSource, NoticeKind};
-use crate::order::{Clock, Order};
+use crate::order::{Actor, Clock, Command, Order};
 use crate::player::{Player, PlayerId, Spent};
 use crate::record::{DayRecord, Snapshot};
 use crate::refusal::Refusal;
@@ -302,7 +302,7 @@ impl Match {
     pub fn check(&self, order: &Order) -> Result<(), Refusal> {
         match &self.today {
             None => Err(if self.state.winner.is_some() { Refusal::GameOver } else { Refusal::Late }),
-            Some(t) => day::check(&self.state, t, order),
+            Some(t) => day::check(&self.state, t, order.by, order.at, &order.command),
         }
     }
 
@@ -316,9 +316,9 @@ impl Match {
         let Some(today) = self.today.as_mut() else {
             return Err(if self.state.winner.is_some() { Refusal::GameOver } else { Refusal::Late });
         };
-        match day::check(&self.state, today, order) {
+        match day::check(&self.state, today, order.by, order.at, &order.command) {
             Ok(()) => {
-                day::accept(&mut self.state, today, order);
+                day::accept(&mut self.state, today, order.by, &order.command);
                 Ok(())
             }
             Err(r) => {
@@ -331,14 +331,20 @@ impl Match {
     /// Like [`Match::submit`], but a refused order is not listed in the day's `rejected`:
     /// for drivers (the bots) that only send what [`Match::check`] takes.
     pub fn try_submit(&mut self, order: &Order) -> Result<(), Refusal> {
-        if order.at > Clock::MIDDAY && order.at <= Clock::DEADLINE {
+        self.try_send(order.by, order.at, &order.command)
+    }
+
+    /// [`Match::try_submit`] of the order `command` sent by `by` at `at`, without making an
+    /// [`Order`] (the bots send their commands straight from their buffer).
+    pub fn try_send(&mut self, by: Actor, at: Clock, command: &Command) -> Result<(), Refusal> {
+        if at > Clock::MIDDAY && at <= Clock::DEADLINE {
             self.midday_stage();
         }
         let Some(today) = self.today.as_mut() else {
             return Err(if self.state.winner.is_some() { Refusal::GameOver } else { Refusal::Late });
         };
-        day::check(&self.state, today, order)?;
-        day::accept(&mut self.state, today, order);
+        day::check(&self.state, today, by, at, command)?;
+        day::accept(&mut self.state, today, by, command);
         Ok(())
     }
 

@@ -117,12 +117,45 @@ impl Resolution<'_> {
             let held = pl.item.map(|h| h.item);
             let i = v.index();
             let sent = self.day.sent[i];
+            // The common voter — not on Fear, not blocked, no item or love note that could
+            // change the vote, every vote for a living player or not sent — gets their
+            // ballots here; everything below handles the rest (and logs why).
+            let plain_item = !matches!(held, Some(Item::Totem | Item::Handcuffs | Item::Megaphone));
+            // A love note binds only its sender and its target.
+            let loved = items.love.iter().any(|&(a, b)| a == v || b == v);
+            if !fear
+                && plain_item
+                && !loved
+                && !self.st.assaulted[i]
+                && !sent.penalty
+                && !items.shocked.get(i).copied().unwrap_or(false)
+            {
+                let cast = |t: PlayerId| Ballot { voter: v, target: t, kind: BallotKind::Cast };
+                let missing = Ballot { voter: v, target: v, kind: BallotKind::Missing };
+                match sent.vote {
+                    None => {
+                        ballots.push(missing);
+                        if per == 2 {
+                            ballots.push(missing);
+                        }
+                        continue;
+                    }
+                    Some(t) if self.st.alive(t.first) && t.second.is_none_or(|s| self.st.alive(s)) => {
+                        ballots.push(cast(t.first));
+                        if per == 2 {
+                            ballots.push(t.second.map_or(missing, cast));
+                        }
+                        continue;
+                    }
+                    Some(_) => {}
+                }
+            }
             let sent_i = self.sent(v);
             if sent.vote.is_some() && sent_i.is_none() {
                 let name = self.name(v);
                 self.log(3, || format!("Голос {name} не учитывается: выбранный игрок выбыл"));
             }
-            let may_void = by_items && (!items.love.is_empty() || matches!(held, Some(Item::Totem | Item::Handcuffs)));
+            let may_void = by_items && (loved || matches!(held, Some(Item::Totem | Item::Handcuffs)));
             let assaulted = self.st.assaulted[i];
             let penalised = sent.penalty;
             let shocked = by_items && items.shocked.get(i).copied().unwrap_or(false);
