@@ -98,10 +98,12 @@ impl<'a> View<'a> {
 
     /// Fills `out` with the living players.
     pub fn living_into(&self, out: &mut Vec<PlayerId>) {
-        out.clear();
         match self.living {
-            Some(l) => out.extend_from_slice(l),
-            None => out.extend(self.m.state.living()),
+            Some(l) => {
+                out.clear();
+                out.extend_from_slice(l)
+            }
+            None => self.m.state.living_into(out),
         }
     }
 

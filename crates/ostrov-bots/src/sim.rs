@@ -163,8 +163,7 @@ fn run<'s>(cfg: &Config, index: u64, factory: &Factory, scratch: &'s mut Scratch
         if m.open_day(&plan).is_err() {
             break;
         }
-        living.clear();
-        living.extend(m.state.living());
+        m.state.living_into(living);
         // Before 13:00, on a day whose event takes acts then: the event acts and morning
         // item uses (R-EVENT-1). On other days nothing an order could change is settled at
         // 13:00, so one round after it plays the same game.

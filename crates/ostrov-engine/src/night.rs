@@ -50,6 +50,8 @@ pub(crate) struct Night {
     pub checks: Vec<(PlayerId, PlayerId)>,
     pub assaults: Vec<PlayerId>,
     pub deaths: Vec<(PlayerId, Cause)>,
+    /// A buffer: the players who sent a night order (see `collect_night`).
+    pub senders: Vec<PlayerId>,
 }
 
 impl Night {
@@ -69,6 +71,7 @@ impl Night {
         self.checks.clear();
         self.assaults.clear();
         self.deaths.clear();
+        self.senders.clear();
     }
 }
 
@@ -78,8 +81,13 @@ impl Resolution<'_> {
         let mut night = std::mem::take(&mut self.day.night_buf);
         night.clear();
         let mut pack: Option<(u32, PlayerId, Targets)> = None;
-        for k in 0..self.st.list_order.len() {
-            let p = self.st.list_order[k];
+        // The players who sent a night order (a few of the seats), taken in list order.
+        let mut senders = std::mem::take(&mut night.senders);
+        senders.extend(
+            self.day.sent.iter().enumerate().filter(|(_, s)| s.night.is_some()).map(|(i, _)| PlayerId(i as u16)),
+        );
+        self.st.sort_by_list(&mut senders);
+        for &p in &senders {
             let Some((order, seq)) = self.day.sent[p.index()].night else { continue };
             let pl = self.st.player(p);
             if !pl.alive {
@@ -102,6 +110,7 @@ impl Resolution<'_> {
             }
             night.acts.push(NightAct { actor: p, order, void: false });
         }
+        night.senders = senders;
         if let Some((_, actor, targets)) = pack {
             if targets.iter().any(|t| !self.st.alive(t)) {
                 self.log(8, || "Ход оборотней не учитывается: выбранный ими игрок выбыл".into());

@@ -62,6 +62,18 @@ impl State {
         self.list_order.iter().copied().filter(|p| self.alive(*p))
     }
 
+    /// Sets `out` to the living players in list order (what [`State::living`] yields),
+    /// reusing its buffer.
+    pub fn living_into(&self, out: &mut Vec<PlayerId>) {
+        out.clear();
+        out.reserve(self.list_order.len());
+        for &p in &self.list_order {
+            if self.alive(p) {
+                out.push(p);
+            }
+        }
+    }
+
     /// The nearest living players before and after `p` in the cyclic list order (R-ITEM-4).
     pub fn neighbours(&self, p: PlayerId) -> Option<(PlayerId, PlayerId)> {
         let n = self.list_order.len();
