@@ -418,12 +418,8 @@ fn accept_host(state: &mut State, today: &mut Today, command: &Command) {
             });
         }
         Command::Remove { target, reason } => {
-            let day = state.day;
-            let p = state.player_mut(*target);
-            p.alive = false;
-            p.died_on_day = Some(day);
-            p.death = Some(crate::player::Death::Removed);
-            p.role_public = true;
+            state.kill(*target, crate::player::Death::Removed);
+            state.player_mut(*target).role_public = true;
             today.record.removed.push((*target, reason.clone()));
             let (name, role) = (state.name(*target).to_string(), state.player(*target).role);
             today.log.add(0, || {

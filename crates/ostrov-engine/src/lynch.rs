@@ -293,14 +293,10 @@ impl Resolution<'_> {
         if lynched.is_empty() {
             self.log(7, || "Сегодня никто не линчёван".into());
         }
-        let day = self.st.day;
         let hidden = self.day.event == Some(Event::SolarEclipse);
         for &p in &lynched {
-            let pl = self.st.player_mut(p);
-            pl.alive = false;
-            pl.died_on_day = Some(day);
-            pl.death = Some(Death::Lynch);
-            pl.role_public = !hidden;
+            self.st.kill(p, Death::Lynch);
+            self.st.player_mut(p).role_public = !hidden;
             let (pn, role) = (self.name(p), self.st.player(p).role);
             self.log(7, || format!("Линчёван {pn} ({})", role.ru_lower()));
         }

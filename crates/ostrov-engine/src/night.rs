@@ -405,12 +405,8 @@ impl Resolution<'_> {
         dead.extend(night.deaths.iter().map(|(v, _)| *v));
         self.st.sort_by_list(dead);
         dead.dedup();
-        let day = self.st.day;
         for &p in dead.iter() {
-            let pl = self.st.player_mut(p);
-            pl.alive = false;
-            pl.died_on_day = Some(day);
-            pl.death = Some(Death::Night);
+            self.st.kill(p, Death::Night);
             let (pn, role) = (self.name(p), self.st.player(p).role);
             self.log(20, || format!("Этой ночью погиб {pn} ({})", role.ru_lower()));
         }

@@ -89,6 +89,8 @@ impl Match {
                 winner: None,
                 ended_on: None,
                 notices: Vec::new(),
+                living_by_side: [0; 3],
+                living_wolves: 0,
             },
             rng,
             detail,
@@ -211,6 +213,7 @@ impl Match {
         st.ended_on = None;
         st.notices.clear();
         st.notices.reserve(4 * n);
+        st.count_living();
         let pack: std::sync::Arc<[PlayerId]> =
             st.list_order.iter().copied().filter(|p| st.player(*p).role.side() == Side::Werewolves).collect();
         for k in 0..n {
@@ -530,13 +533,15 @@ impl Match {
 
 /// R-HALF-1: when no werewolf is alive, every living halfblood becomes one.
 pub(crate) fn turn_halfbloods(st: &mut State, log: &mut Log, step: u8) {
-    if st.players.iter().any(|p| p.alive && p.is_wolf()) {
+    debug_assert_eq!(st.living_wolves as usize, st.players.iter().filter(|p| p.alive && p.is_wolf()).count());
+    if st.living_wolves > 0 {
         return;
     }
     for id in st.list_order.clone() {
         let p = st.player(id);
         if p.alive && p.role == Role::Halfblood && !p.turned {
             st.player_mut(id).turned = true;
+            st.living_wolves += 1;
             st.notify(id, NoticeKind::Turned);
             let name = st.name(id).to_string();
             log.add(step, || format!("Последний оборотень погиб: полукровка {name} становится оборотнем"));

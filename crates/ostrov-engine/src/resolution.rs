@@ -43,7 +43,8 @@ impl Resolution<'_> {
         if self.st.winner.is_some() {
             return true;
         }
-        match win::winner(&self.st.players, &self.st.rules) {
+        debug_assert_eq!(win::living_by_side(&self.st.players), self.st.living_by_side.map(usize::from));
+        match win::decide(self.st.living_by_side.map(usize::from), &self.st.rules) {
             Some(w) => {
                 self.st.winner = Some(w);
                 self.st.ended_on = Some(self.st.day);

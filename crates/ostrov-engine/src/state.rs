@@ -34,6 +34,11 @@ pub struct State {
     pub ended_on: Option<u32>,
     /// Every private message so far.
     pub notices: Vec<Notice>,
+    /// The living players of each side, indexed by `Side as usize` (kept by [`State::kill`]
+    /// and [`State::count_living`]; R-WIN-1 is checked twice a day).
+    pub(crate) living_by_side: [u16; 3],
+    /// The living players who kill with the pack: werewolves and turned halfbloods (R-HALF-1).
+    pub(crate) living_wolves: u16,
 }
 
 impl State {
@@ -109,6 +114,29 @@ impl State {
     #[inline]
     pub fn holds_charged(&self, p: PlayerId, item: Item) -> bool {
         self.held(p).is_some_and(|h| h.item == item && h.charged)
+    }
+
+    /// `p` dies on the current day (a lynch, the night, or the host's removal).
+    pub(crate) fn kill(&mut self, p: PlayerId, death: crate::player::Death) {
+        let day = self.day;
+        let pl = &mut self.players[p.index()];
+        debug_assert!(pl.alive, "only the living die");
+        pl.alive = false;
+        pl.died_on_day = Some(day);
+        pl.death = Some(death);
+        let (side, wolf) = (pl.role.side(), pl.is_wolf());
+        self.living_by_side[side as usize] -= 1;
+        self.living_wolves -= wolf as u16;
+    }
+
+    /// Counts the living of each side anew (after the deal).
+    pub(crate) fn count_living(&mut self) {
+        self.living_by_side = [0; 3];
+        self.living_wolves = 0;
+        for p in self.players.iter().filter(|p| p.alive) {
+            self.living_by_side[p.role.side() as usize] += 1;
+            self.living_wolves += p.is_wolf() as u16;
+        }
     }
 
     pub(crate) fn notify(&mut self, to: PlayerId, kind: crate::notice::NoticeKind) {

@@ -40,15 +40,23 @@ impl Winner {
 
 /// R-WIN-1 and R-WIN-2: the winner, if the game is over with these players alive.
 pub fn winner(players: &[Player], rules: &Rules) -> Option<Winner> {
-    let (mut civ, mut wolves, mut hamsters) = (0usize, 0usize, 0usize);
-    for p in players.iter().filter(|p| p.alive) {
-        match p.role.side() {
-            Side::Civilians => civ += 1,
-            Side::Werewolves => wolves += 1,
-            Side::Hamster => hamsters += 1,
-        }
-    }
     debug_assert!(players.iter().all(|p| p.role != Role::Hamster || p.role.side() == Side::Hamster));
+    decide(living_by_side(players), rules)
+}
+
+/// The living players of each side, indexed by `Side as usize`.
+pub fn living_by_side(players: &[Player]) -> [usize; 3] {
+    let mut n = [0; 3];
+    for p in players.iter().filter(|p| p.alive) {
+        n[p.role.side() as usize] += 1;
+    }
+    n
+}
+
+/// R-WIN-1 and R-WIN-2 from the number of living players of each side (indexed by
+/// `Side as usize`).
+pub fn decide(living: [usize; 3], rules: &Rules) -> Option<Winner> {
+    let [civ, wolves, hamsters] = [Side::Civilians, Side::Werewolves, Side::Hamster].map(|s| living[s as usize]);
     match (civ, wolves, hamsters) {
         (0, 0, 0) => Some(Winner::Draw),
         (c, 0, 0) if c > 0 => Some(Winner::Civilians),
