@@ -153,7 +153,22 @@ impl Command {
 
     /// Every player the command names, without allocating (the same players as [`Command::named`]).
     pub fn named_iter(&self) -> impl Iterator<Item = PlayerId> {
-        let (a, b) = match self {
+        let (a, b) = self.named_pair();
+        a.into_iter().chain(b)
+    }
+
+    /// Whether `ok` holds for every player the command names (those of
+    /// [`Command::named_iter`], without the iterator: every order sent is checked so).
+    #[inline]
+    pub fn all_named(&self, ok: impl Fn(PlayerId) -> bool) -> bool {
+        let (a, b) = self.named_pair();
+        a.is_none_or(&ok) && b.is_none_or(&ok)
+    }
+
+    /// The (at most two) players the command names.
+    #[inline]
+    fn named_pair(&self) -> (Option<PlayerId>, Option<PlayerId>) {
+        match self {
             Command::Vote(t) | Command::Kill(t) => (Some(t.first), t.second),
             Command::Megaphone(p)
             | Command::Sentence(p)
@@ -171,8 +186,7 @@ impl Command {
             Command::Cancel | Command::Bunker { .. } | Command::Light | Command::Ask(_) | Command::Answer(_) => {
                 (None, None)
             }
-        };
-        a.into_iter().chain(b)
+        }
     }
 }
 

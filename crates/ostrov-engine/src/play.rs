@@ -339,6 +339,7 @@ impl Match {
 
     /// [`Match::try_submit`] of the order `command` sent by `by` at `at`, without making an
     /// [`Order`] (the bots send their commands straight from their buffer).
+    #[inline]
     pub fn try_send(&mut self, by: Actor, at: Clock, command: &Command) -> Result<(), Refusal> {
         if at > Clock::MIDDAY && at <= Clock::DEADLINE {
             self.midday_stage();
