@@ -123,7 +123,8 @@ pub struct Today {
     pub(crate) log: Log,
     pub(crate) record: DayRecord,
     /// The night's working buffers, kept from day to day.
-    pub(crate) night_buf: crate::night::Night,
+    /// Boxed, so that the night moves in and out of the day as a pointer.
+    pub(crate) night_buf: Option<Box<crate::night::Night>>,
     /// The vote counts' buffer (see `Resolution::count`), kept from day to day.
     pub(crate) counts_buf: Vec<u32>,
     /// The lynch's "already considered" marks (see step 5), kept from day to day.
@@ -150,7 +151,7 @@ impl Today {
             tie_breaks: VecDeque::new(),
             log: Log::new(detail),
             record: DayRecord { day, event, ..DayRecord::default() },
-            night_buf: crate::night::Night::default(),
+            night_buf: None,
             counts_buf: Vec::new(),
             placed_buf: Vec::new(),
             tie_buf: Vec::new(),

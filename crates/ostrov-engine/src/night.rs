@@ -77,8 +77,8 @@ impl Night {
 
 impl Resolution<'_> {
     /// Gathers the night orders that still count after the lynch (R-ORDER-1, R-WOLF-1).
-    pub(crate) fn collect_night(&mut self) -> Night {
-        let mut night = std::mem::take(&mut self.day.night_buf);
+    pub(crate) fn collect_night(&mut self) -> Box<Night> {
+        let mut night = self.day.night_buf.take().unwrap_or_default();
         night.clear();
         let mut pack: Option<(u32, PlayerId, Targets)> = None;
         // The players who sent a night order (a few of the seats), taken in list order.

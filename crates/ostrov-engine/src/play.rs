@@ -406,7 +406,7 @@ impl Match {
             r.step_19_hamster(&mut night);
             r.step_20_nurse(&mut night);
             r.apply_night_deaths(&night, &mut self.reveal_pending);
-            r.day.night_buf = night;
+            r.day.night_buf = Some(night);
             over = r.check_win(20) || r.check_max_days();
             // Step 21: the next day's event.
             if !over {
