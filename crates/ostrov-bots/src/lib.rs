@@ -20,9 +20,9 @@
 //!    the 13:00 news (a new item from the bunker or an exchange, a recharged one …);
 //! 5. [`Match::close_day`](ostrov_engine::Match::close_day): the 21:00 resolution.
 //!
-//! Orders go through `Match::try_submit`: what the engine refuses is dropped. Nobody
-//! plays the host: the Spirit's questions go unanswered (the host may decline, R-SPIRIT-1),
-//! nobody is penalised or removed. A worker keeps its match and its bots from game to
+//! Orders go through `Match::try_send` (`try_submit` without making an `Order`): what the
+//! engine refuses is dropped. Nobody plays the host: the Spirit's questions go unanswered
+//! (the host may decline, R-SPIRIT-1), nobody is penalised or removed. A worker keeps its match and its bots from game to
 //! game ([`Bot::reset`]; a bot that cannot reset is made anew by the factory).
 //!
 //! ## `RandomBot`
