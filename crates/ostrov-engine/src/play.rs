@@ -534,7 +534,7 @@ impl Match {
 
 /// R-HALF-1: when no werewolf is alive, every living halfblood becomes one.
 pub(crate) fn turn_halfbloods(st: &mut State, log: &mut Log, step: u8) {
-    debug_assert_eq!(st.living_wolves as usize, st.players.iter().filter(|p| p.alive && p.is_wolf()).count());
+    debug_assert_eq!(st.living_wolves, st.living_pack());
     if st.living_wolves > 0 {
         return;
     }

@@ -131,16 +131,84 @@ impl State {
 
     /// Counts the living of each side anew (after the deal).
     pub(crate) fn count_living(&mut self) {
-        self.living_by_side = [0; 3];
-        self.living_wolves = 0;
-        for p in self.players.iter().filter(|p| p.alive) {
-            self.living_by_side[p.role.side() as usize] += 1;
-            self.living_wolves += p.is_wolf() as u16;
-        }
+        self.living_by_side = crate::win::living_by_side(&self.players).map(|n| n as u16);
+        self.living_wolves = self.living_pack();
+    }
+
+    /// The living players who kill with the pack, counted anew.
+    pub(crate) fn living_pack(&self) -> u16 {
+        self.players.iter().filter(|p| p.alive && p.is_wolf()).count() as u16
     }
 
     pub(crate) fn notify(&mut self, to: PlayerId, kind: crate::notice::NoticeKind) {
         let day = self.day;
         self.notices.push(Notice { day, to, kind });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use crate::gamefile::{Seat, Setup};
+    use crate::order::{Command, Order, Targets};
+    use crate::role::Role;
+    use crate::rules::Rules;
+    use crate::{Match, PlayerId};
+
+    /// The living counts that R-WIN-1 and R-HALF-1 read are kept by every death — lynch,
+    /// night, the host's removal — and equal a recount after every day (random games with
+    /// every role, removals included).
+    #[test]
+    fn living_counts_follow_every_death() {
+        let roles = [
+            Role::Werewolf,
+            Role::Werewolf,
+            Role::Halfblood,
+            Role::Hamster,
+            Role::Seer,
+            Role::Nurse,
+            Role::Witch,
+            Role::Sleepwalker,
+            Role::Authority,
+            Role::Maniac,
+            Role::Untouchable,
+            Role::Passenger,
+        ];
+        for seed in 0..300u64 {
+            let setup = Setup {
+                title: None,
+                seed,
+                rules: Rules::default(),
+                seats: roles
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| Seat { name: format!("p{i}"), role: *r, item: None })
+                    .collect(),
+                deck: Setup::default_deck(roles.len()),
+                blanks: 0,
+                shuffle: seed % 2 == 0,
+            };
+            let mut m = Match::new(&setup, seed % 3 == 0);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while m.winner().is_none() && m.open_day(&Default::default()).is_ok() {
+                let living: Vec<PlayerId> = m.state.living().collect();
+                for &p in &living {
+                    let mut pick = || living[rng.gen_range(0..living.len())];
+                    let (vote, kill) = (pick(), pick());
+                    let _ = m.submit(&Order::new(p, Command::Vote(Targets::one(vote))));
+                    let _ = m.submit(&Order::new(p, Command::Kill(Targets::one(kill))));
+                }
+                if rng.gen_bool(0.3) {
+                    let target = living[rng.gen_range(0..living.len())];
+                    let _ = m.submit(&Order::host(Command::Remove { target, reason: None }));
+                }
+                let _ = m.close_day();
+                let st = &m.state;
+                assert_eq!(st.living_by_side.map(usize::from), crate::win::living_by_side(&st.players), "seed {seed}");
+                assert_eq!(st.living_wolves, st.living_pack(), "seed {seed}");
+            }
+        }
     }
 }
