@@ -356,7 +356,9 @@ impl Bot for RandomBot {
             Role::Authority if d.one_in(4) => Some(Command::Authority { from: d.of(l), target: d.of(l) }),
             _ => None,
         };
-        out.extend(night);
+        if let Some(c) = night {
+            out.push(c);
+        }
     }
 
     fn reset(&mut self) -> bool {
@@ -620,7 +622,9 @@ impl Bot for SensibleBot {
             }
             _ => None,
         };
-        out.extend(night);
+        if let Some(c) = night {
+            out.push(c);
+        }
     }
 
     fn reset(&mut self) -> bool {
