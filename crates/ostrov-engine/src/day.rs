@@ -215,9 +215,19 @@ pub(crate) fn check(state: &State, today: &Today, by: Actor, at: Clock, command:
             Some(p)
         }
     };
+    // R-ORDER-1 names the checks in this order — the sender alive and able to act, the
+    // ability or item theirs and not used up, the right event, the targets alive — and an
+    // order that fails several is refused for the first (O-ORDER-3).
+    check_act(state, today, me, at, command)?;
     if !command.all_named(|t| state.alive(t)) {
         return Err(Refusal::TargetDead);
     }
+    Ok(())
+}
+
+/// The checks of [`check`] that depend on the act: the ability or item, and the event.
+#[inline(always)]
+fn check_act(state: &State, today: &Today, me: Option<PlayerId>, at: Clock, command: &Command) -> Result<(), Refusal> {
     let event = today.event;
     let need_event = |e: Event| -> Result<(), Refusal> {
         if event != Some(e) {
@@ -293,7 +303,7 @@ pub(crate) fn check(state: &State, today: &Today, by: Actor, at: Clock, command:
             }
         }
         Command::Check(_) | Command::Swap(..) | Command::Recharge(_) | Command::Assault(_) => {
-            if !role.has_night_act(act) {
+            if !role.has_night_act(command.act()) {
                 return Err(Refusal::NotYourAbility);
             }
             if let Command::Swap(a, b) = *command {
@@ -303,9 +313,6 @@ pub(crate) fn check(state: &State, today: &Today, by: Actor, at: Clock, command:
             }
         }
         Command::Use { item, .. } => {
-            if !today.items_work() {
-                return Err(Refusal::MagneticStorm);
-            }
             let Some(h) = state.held(me).filter(|h| h.item.kind() == ItemKind::Used) else {
                 return Err(Refusal::NoItem);
             };
@@ -314,6 +321,10 @@ pub(crate) fn check(state: &State, today: &Today, by: Actor, at: Clock, command:
             }
             if !h.charged {
                 return Err(Refusal::ItemSpent);
+            }
+            // The event comes after the item (R-ORDER-1): R-ITEM-7.
+            if !today.items_work() {
+                return Err(Refusal::MagneticStorm);
             }
         }
         Command::Bunker { .. } => need_event(Event::Bunker)?,
@@ -423,6 +434,11 @@ fn accept_host(state: &mut State, today: &mut Today, command: &Command) {
         Command::Remove { target, reason } => {
             state.kill(*target, crate::player::Death::Removed);
             state.player_mut(*target).role_public = true;
+            // O-SPIRIT-2: a question whose asker is gone does not count (R-ORDER-1), so
+            // another player may still ask before 13:00.
+            if today.question.as_ref().is_some_and(|(by, _)| by == target) {
+                today.question = None;
+            }
             today.record.removed.push((*target, reason.clone()));
             let (name, role) = (state.name(*target).to_string(), state.player(*target).role);
             today.log.add(0, || {

@@ -313,7 +313,8 @@ impl Match {
     /// a refused one is listed in the day's `rejected` and changes nothing. An order
     /// after 13:00 first runs the 13:00 stage if it has not run.
     pub fn submit(&mut self, order: &Order) -> Result<(), Refusal> {
-        if order.at > Clock::MIDDAY && order.at <= Clock::DEADLINE {
+        // Anything sent after 13:00 — a late order too — comes after the 13:00 stage.
+        if order.at > Clock::MIDDAY {
             self.midday_stage();
         }
         let Some(today) = self.today.as_mut() else {
@@ -341,7 +342,7 @@ impl Match {
     /// [`Order`] (the bots send their commands straight from their buffer).
     #[inline]
     pub fn try_send(&mut self, by: Actor, at: Clock, command: &Command) -> Result<(), Refusal> {
-        if at > Clock::MIDDAY && at <= Clock::DEADLINE {
+        if at > Clock::MIDDAY {
             self.midday_stage();
         }
         let Some(today) = self.today.as_mut() else {
