@@ -37,26 +37,28 @@ pub enum NightOrder {
 impl NightOrder {
     /// Every player the order names.
     pub fn targets(&self) -> impl Iterator<Item = PlayerId> {
-        let (a, b) = match *self {
+        let (a, b) = self.named_pair();
+        a.into_iter().chain(b)
+    }
+
+    /// Whether `ok` holds for every player the order names (those of
+    /// [`NightOrder::targets`], without the iterator).
+    #[inline]
+    pub fn all_named(&self, ok: impl Fn(PlayerId) -> bool) -> bool {
+        let (a, b) = self.named_pair();
+        a.is_none_or(&ok) && b.is_none_or(&ok)
+    }
+
+    /// The (at most two) players the order names.
+    #[inline]
+    fn named_pair(&self) -> (Option<PlayerId>, Option<PlayerId>) {
+        match *self {
             NightOrder::Kill(t) => (Some(t.first), t.second),
             NightOrder::Check(p) | NightOrder::Heal(p) | NightOrder::Recharge(p) | NightOrder::Assault(p) => {
                 (Some(p), None)
             }
             NightOrder::Swap(x, y) => (Some(x), Some(y)),
             NightOrder::Cancel => (None, None),
-        };
-        a.into_iter().chain(b)
-    }
-
-    /// Whether `ok` holds for every player the order names (the same players as
-    /// [`NightOrder::targets`], without the iterator).
-    #[inline]
-    pub fn all_named(&self, ok: impl Fn(PlayerId) -> bool) -> bool {
-        match *self {
-            NightOrder::Kill(t) => ok(t.first) && t.second.is_none_or(&ok),
-            NightOrder::Check(p) | NightOrder::Heal(p) | NightOrder::Recharge(p) | NightOrder::Assault(p) => ok(p),
-            NightOrder::Swap(x, y) => ok(x) && ok(y),
-            NightOrder::Cancel => true,
         }
     }
 
