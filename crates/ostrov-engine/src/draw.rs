@@ -31,7 +31,7 @@ pub fn draw_event(rng: &mut ChaCha8Rng, rules: &Rules, previous: Option<Event>) 
 
 /// One element of a non-empty slice, uniformly.
 pub fn pick<T: Copy>(rng: &mut ChaCha8Rng, from: &[T]) -> T {
-    from[rng.gen_range(0..from.len())]
+    from[index(rng, from.len())]
 }
 
 /// An index below `len` (`len > 0`), uniformly: the index [`pick`] would pick.
