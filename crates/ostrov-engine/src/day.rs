@@ -6,7 +6,7 @@ use crate::act::Act;
 use crate::event::Event;
 use crate::item::{Item, ItemKind};
 use crate::log::Log;
-use crate::order::{Actor, Clock, Command, Order, Targets};
+use crate::order::{Actor, Clock, Command, Named, Order, Targets};
 use crate::player::PlayerId;
 use crate::record::{DayRecord, ItemUse, Rejected, Stage};
 use crate::refusal::Refusal;
@@ -37,29 +37,27 @@ pub enum NightOrder {
 impl NightOrder {
     /// Every player the order names.
     pub fn targets(&self) -> impl Iterator<Item = PlayerId> {
-        let (a, b) = self.named_pair();
-        a.into_iter().chain(b)
+        self.named_pair().iter()
     }
 
     /// Whether `ok` holds for every player the order names (those of
     /// [`NightOrder::targets`], without the iterator).
     #[inline]
     pub fn all_named(&self, ok: impl Fn(PlayerId) -> bool) -> bool {
-        let (a, b) = self.named_pair();
-        a.is_none_or(&ok) && b.is_none_or(&ok)
+        self.named_pair().all(ok)
     }
 
     /// The (at most two) players the order names.
     #[inline]
-    fn named_pair(&self) -> (Option<PlayerId>, Option<PlayerId>) {
-        match *self {
+    fn named_pair(&self) -> Named {
+        Named(match *self {
             NightOrder::Kill(t) => (Some(t.first), t.second),
             NightOrder::Check(p) | NightOrder::Heal(p) | NightOrder::Recharge(p) | NightOrder::Assault(p) => {
                 (Some(p), None)
             }
             NightOrder::Swap(x, y) => (Some(x), Some(y)),
             NightOrder::Cancel => (None, None),
-        }
+        })
     }
 
     pub const fn act(&self) -> Act {

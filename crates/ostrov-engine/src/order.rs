@@ -153,22 +153,20 @@ impl Command {
 
     /// Every player the command names, without allocating (the same players as [`Command::named`]).
     pub fn named_iter(&self) -> impl Iterator<Item = PlayerId> {
-        let (a, b) = self.named_pair();
-        a.into_iter().chain(b)
+        self.named_pair().iter()
     }
 
     /// Whether `ok` holds for every player the command names (those of
     /// [`Command::named_iter`], without the iterator: every order sent is checked so).
     #[inline]
     pub fn all_named(&self, ok: impl Fn(PlayerId) -> bool) -> bool {
-        let (a, b) = self.named_pair();
-        a.is_none_or(&ok) && b.is_none_or(&ok)
+        self.named_pair().all(ok)
     }
 
     /// The (at most two) players the command names.
     #[inline]
-    fn named_pair(&self) -> (Option<PlayerId>, Option<PlayerId>) {
-        match self {
+    fn named_pair(&self) -> Named {
+        Named(match self {
             Command::Vote(t) | Command::Kill(t) => (Some(t.first), t.second),
             Command::Megaphone(p)
             | Command::Sentence(p)
@@ -186,7 +184,27 @@ impl Command {
             Command::Cancel | Command::Bunker { .. } | Command::Light | Command::Ask(_) | Command::Answer(_) => {
                 (None, None)
             }
-        }
+        })
+    }
+}
+
+/// The (at most two) players an order names: what [`Command`] and the night's orders
+/// list and check them by.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Named(pub (Option<PlayerId>, Option<PlayerId>));
+
+impl Named {
+    /// The players, in order.
+    pub fn iter(self) -> impl Iterator<Item = PlayerId> {
+        let (a, b) = self.0;
+        a.into_iter().chain(b)
+    }
+
+    /// Whether `ok` holds for every one of them (without the iterator).
+    #[inline]
+    pub fn all(self, ok: impl Fn(PlayerId) -> bool) -> bool {
+        let (a, b) = self.0;
+        a.is_none_or(&ok) && b.is_none_or(&ok)
     }
 }
 
