@@ -54,7 +54,7 @@ fn detailed(cfg: &Config, index: u64) -> String {
         title: None,
         seed,
         rules: cfg.rules.clone(),
-        seats: roles.iter().enumerate().map(|(i, r)| Seat { name: format!("p{i}"), role: *r, item: None }).collect(),
+        seats: roles.iter().enumerate().map(|(i, r)| Seat::new(format!("p{i}"), *r, None)).collect(),
         deck: cfg.deck.clone(),
         blanks: 0,
         shuffle: false,

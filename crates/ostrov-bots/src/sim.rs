@@ -130,7 +130,7 @@ fn run<'s>(cfg: &Config, index: u64, factory: &Factory, scratch: &'s mut Scratch
             .roles
             .iter()
             .enumerate()
-            .map(|(i, r)| Seat { name: format!("p{i}"), role: *r, item: None })
+            .map(|(i, r)| Seat::new(format!("p{i}"), *r, None))
             .collect(),
         deck: cfg.deck.clone(),
         blanks: 0,

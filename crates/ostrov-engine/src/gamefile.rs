@@ -30,6 +30,7 @@ use crate::name::fold_name;
 use crate::order::{Actor, Clock, Command, Order, Targets};
 use crate::player::PlayerId;
 use crate::role::Role;
+use crate::ru::Speech;
 use crate::rules::{Rules, TieRule};
 
 /// The largest game the engine accepts.
@@ -78,6 +79,13 @@ pub struct PlayerEntry {
     pub role: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub item: Option<String>,
+    /// `m`/`f` (also `м`/`ж`, `male`/`female`): verbs and roles agree with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gender: Option<String>,
+    /// The name's six forms by case: nominative, genitive, dative, accusative,
+    /// instrumental, prepositional (`["Лев", "Льва", "Льву", "Льва", "Львом", "Льве"]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forms: Option<Vec<String>>,
 }
 
 /// `tie_break`: one name or a list of names.
@@ -198,6 +206,18 @@ pub struct Seat {
     pub role: Role,
     /// `None`: dealt from the deck by the seed; `Some(None)`: no item.
     pub item: Option<Option<Item>>,
+    /// The name's gender and forms, as given or as the first-name table knows them.
+    pub speech: Speech,
+}
+
+impl Seat {
+    /// A seat whose name's gender and forms are not given (a common first name is still
+    /// declined: [`Speech::resolve`]).
+    pub fn new(name: impl Into<String>, role: Role, item: Option<Option<Item>>) -> Seat {
+        let name = name.into();
+        let speech = Speech::resolve(&name, None, None).unwrap_or_default();
+        Seat { name, role, item, speech }
+    }
 }
 
 /// Everything fixed before day 1.
@@ -338,7 +358,9 @@ impl Game {
                 None => None,
                 Some(s) => Some(Item::parse_slot(s).map_err(|e| GameFileError::at(&place, e.to_string()))?),
             };
-            seats.push(Seat { name, role, item });
+            let speech = Speech::resolve(&name, p.gender.as_deref(), p.forms.as_deref())
+                .map_err(|e| GameFileError::at(&place, e.to_string()))?;
+            seats.push(Seat { name, role, item, speech });
         }
         let mut rules = Rules::default();
         if let Some(r) = &file.rules {
@@ -627,6 +649,33 @@ mod tests {
             assert_eq!(m.state.reserve, if dealt_trap { vec![] } else { vec![Item::Trap] });
         }
         assert!(drew.iter().flatten().all(|&c| c > 0), "{drew:?}");
+    }
+
+    #[test]
+    fn gender_and_forms_are_read_and_checked() {
+        use crate::ru::{Case, Gender};
+        let g = Game::parse(
+            "[[players]]\nname = \"Тётя_Мотя\"\nrole = \"seer\"\ngender = \"ж\"\n\
+             [[players]]\nname = \"Кот\"\nrole = \"werewolf\"\ngender = \"male\"\n\
+             forms = [\"Кот\", \"Кота\", \"Коту\", \"Кота\", \"Котом\", \"Коте\"]\n\
+             [[players]]\nname = \"Никита\"\nrole = \"passenger\"\n",
+        )
+        .unwrap();
+        let s = &g.setup.seats;
+        assert_eq!((s[0].speech.gender, s[0].speech.form(Case::Acc)), (Some(Gender::Female), None));
+        assert_eq!((s[1].speech.gender, s[1].speech.form(Case::Ins)), (Some(Gender::Male), Some("Котом")));
+        // A common first name is declined by the table, its gender known.
+        assert_eq!((s[2].speech.gender, s[2].speech.form(Case::Acc)), (Some(Gender::Male), Some("Никиту")));
+        for (extra, want) in [
+            ("gender = \"x\"", "`gender`"),
+            ("forms = [\"Аня\", \"Ани\"]", "шесть форм"),
+            ("forms = [\"Оля\", \"Оли\", \"Оле\", \"Олю\", \"Олей\", \"Оле\"]", "первая форма"),
+        ] {
+            let e = Game::parse(&format!("[[players]]\nname = \"Аня\"\nrole = \"seer\"\n{extra}\n"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("player 1") && e.contains(want), "{extra}: {e}");
+        }
     }
 
     #[test]

@@ -65,6 +65,7 @@ mod report;
 mod resolution;
 mod role;
 mod roster;
+pub mod ru;
 mod rules;
 mod side;
 mod skeleton;

@@ -169,6 +169,7 @@ impl Match {
         for (i, s) in setup.seats.iter().enumerate() {
             let fresh = Player {
                 name: String::new(),
+                speech: s.speech.clone(),
                 role: s.role,
                 turned: false,
                 alive: true,

@@ -47,6 +47,8 @@ pub struct Spent {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Player {
     pub name: String,
+    /// The name's gender and forms, for the Russian text.
+    pub speech: crate::ru::Speech,
     pub role: Role,
     /// A halfblood who became a werewolf (R-HALF-1).
     pub turned: bool,

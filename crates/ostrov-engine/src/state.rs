@@ -184,7 +184,7 @@ mod tests {
                 seats: roles
                     .iter()
                     .enumerate()
-                    .map(|(i, r)| Seat { name: format!("p{i}"), role: *r, item: None })
+                    .map(|(i, r)| Seat::new(format!("p{i}"), *r, None))
                     .collect(),
                 deck: Setup::default_deck(roles.len()),
                 blanks: 0,

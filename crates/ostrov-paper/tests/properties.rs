@@ -15,7 +15,7 @@ fn setup(seed: u64, players: usize) -> Setup {
     let roster = Roster::recommended(players).unwrap();
     let roles = roster.deal(players, seed).unwrap();
     let seats =
-        roles.iter().enumerate().map(|(i, r)| Seat { name: format!("Игрок{i}"), role: *r, item: None }).collect();
+        roles.iter().enumerate().map(|(i, r)| Seat::new(format!("Игрок{i}"), *r, None)).collect();
     let rules = ostrov_engine::Rules { max_days: 12, ..ostrov_engine::Rules::default() };
     Setup {
         title: None,

@@ -89,7 +89,7 @@ impl Config {
             rules: self.rules.clone(),
             players: roles
                 .iter()
-                .map(|r| PlayerEntry { name: String::new(), role: r.id().to_string(), item: None })
+                .map(|r| PlayerEntry { name: String::new(), role: r.id().to_string(), ..Default::default() })
                 .collect(),
             days: Vec::new(),
         }
@@ -531,7 +531,7 @@ impl Live {
             .members
             .iter()
             .zip(roles)
-            .map(|(m, r)| PlayerEntry { name: m.name.clone(), role: r.clone(), item: None })
+            .map(|(m, r)| PlayerEntry { name: m.name.clone(), role: r.clone(), ..Default::default() })
             .collect();
         let game = Game::from_file(&file).map_err(|e| state("bad_setup", e.to_string()))?;
         let mut m = Match::new(&game.setup, true);

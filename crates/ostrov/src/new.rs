@@ -80,7 +80,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         players: names
             .iter()
             .zip(&roles)
-            .map(|(n, r)| PlayerEntry { name: n.clone(), role: r.id().into(), item: None })
+            .map(|(n, r)| PlayerEntry { name: n.clone(), role: r.id().into(), ..Default::default() })
             .collect(),
         days: Vec::new(),
     };
@@ -93,7 +93,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         .iter()
         .map(|&p| {
             let pl = m.state.player(p);
-            Seat { name: pl.name.clone(), role: pl.role, item: Some(pl.item.map(|h| h.item)) }
+            Seat { name: pl.name.clone(), role: pl.role, item: Some(pl.item.map(|h| h.item)), speech: pl.speech.clone() }
         })
         .collect();
     let dealt = Setup { seats, shuffle: false, ..game.setup.clone() };

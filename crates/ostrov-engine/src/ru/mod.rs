@@ -1,0 +1,156 @@
+//! Russian text: names with their gender and cases, and the sentences built from them.
+//!
+//! A player's name is a forum nickname as often as a first name (Kot2000, Тётя_Мотя,
+//! [Админ]), so no sentence declines a name by guesswork. A name's six forms are known
+//! when the host (or the player's profile) gave them, or when it is a common first name
+//! of the table in [`names`]; its gender is known when given or when the table knows it.
+//! Every sentence is written twice where it must be: with the declined form when the
+//! forms are known («Оборотни нападают на Льва»), and otherwise with a construction that
+//! keeps the name in the nominative («…нападают на игрока Кот_Бегемот»). A past-tense
+//! verb or a role agrees with a known gender («Ясновидящая Маша», «Маша применила
+//! Шокер»); with an unknown one the sentence is built so it needs none. Never "(а)".
+
+mod names;
+
+use std::sync::Arc;
+
+/// A grammatical gender, as a player gives it (`m`/`f`, `м`/`ж`, `male`/`female`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gender {
+    Male,
+    Female,
+}
+
+impl Gender {
+    /// Parses `m`, `f`, `м`, `ж`, `male`, `female`, `муж`, `жен` (any case).
+    ///
+    /// ```
+    /// use ostrov_engine::ru::Gender;
+    /// assert_eq!(Gender::parse("Ж"), Some(Gender::Female));
+    /// assert_eq!(Gender::parse("male"), Some(Gender::Male));
+    /// assert_eq!(Gender::parse("x"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<Gender> {
+        match s.trim().to_lowercase().as_str() {
+            "m" | "м" | "male" | "муж" | "мужской" => Some(Gender::Male),
+            "f" | "ж" | "female" | "жен" | "женский" => Some(Gender::Female),
+            _ => None,
+        }
+    }
+
+    /// The canonical id: `m` or `f`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Gender::Male => "m",
+            Gender::Female => "f",
+        }
+    }
+}
+
+/// The six cases, in the order a `forms` list gives them: именительный, родительный,
+/// дательный, винительный, творительный, предложный.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Case {
+    Nom = 0,
+    Gen,
+    Dat,
+    Acc,
+    Ins,
+    Prep,
+}
+
+/// The longest form of a name accepted (characters).
+pub const MAX_FORM: usize = 40;
+
+/// What the text needs to know about a name besides its spelling: the gender and the six
+/// forms, when known. Cheap to clone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Speech {
+    pub gender: Option<Gender>,
+    pub forms: Option<Arc<[String; 6]>>,
+}
+
+/// Why a `gender` or `forms` value is refused (in Russian, for hosts and players).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpeechProblem(pub String);
+
+impl std::fmt::Display for SpeechProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Speech {
+    /// Checks what a host or a player gave for the name `name` and fills in what the
+    /// first-name table knows: given forms and gender win; a common first name is
+    /// declined automatically (its gender too, unless both sexes bear it).
+    ///
+    /// ```
+    /// use ostrov_engine::ru::{Case, Gender, Speech};
+    /// let s = Speech::resolve("Лев", None, None).unwrap();
+    /// assert_eq!(s.form(Case::Acc), Some("Льва"));
+    /// assert_eq!(s.gender, Some(Gender::Male));
+    /// assert_eq!(Speech::resolve("Kot2000", None, None).unwrap(), Speech::default());
+    /// let e = Speech::resolve("Лев", None, Some(&["Лев".into(), "Льва".into()])).unwrap_err();
+    /// assert!(e.to_string().contains("шесть форм"), "{e}");
+    /// ```
+    pub fn resolve(
+        name: &str,
+        gender: Option<&str>,
+        forms: Option<&[String]>,
+    ) -> Result<Speech, SpeechProblem> {
+        let gender = match gender {
+            None => None,
+            Some(g) => Some(Gender::parse(g).ok_or_else(|| {
+                SpeechProblem(format!("`gender` = \"{g}\": нужно \"m\" или \"f\" (также \"м\"/\"ж\", \"male\"/\"female\")"))
+            })?),
+        };
+        let forms = match forms {
+            None => None,
+            Some(list) => Some(Arc::new(check_forms(name, list)?)),
+        };
+        let auto = if forms.is_none() { names::decline(name) } else { None };
+        Ok(match auto {
+            Some((g, f)) => Speech { gender: gender.or(g), forms: Some(Arc::new(f)) },
+            None => Speech { gender, forms },
+        })
+    }
+
+    /// The form of a case, when the forms are known.
+    pub fn form(&self, c: Case) -> Option<&str> {
+        self.forms.as_ref().map(|f| f[c as usize].as_str())
+    }
+}
+
+fn check_forms(name: &str, list: &[String]) -> Result<[String; 6], SpeechProblem> {
+    if list.len() != 6 {
+        return Err(SpeechProblem(format!(
+            "`forms` должен содержать шесть форм имени по падежам — именительный, родительный, дательный, \
+             винительный, творительный, предложный (например, [\"Лев\", \"Льва\", \"Льву\", \"Льва\", \"Львом\", \
+             \"Льве\"]), а не {}",
+            list.len()
+        )));
+    }
+    let mut out: [String; 6] = Default::default();
+    for (k, f) in list.iter().enumerate() {
+        let clean = crate::clean_line(f);
+        let n = clean.chars().count();
+        if n == 0 || n > MAX_FORM {
+            return Err(SpeechProblem(format!(
+                "`forms`: форма {} пустая или длиннее {MAX_FORM} символов",
+                k + 1
+            )));
+        }
+        out[k] = clean;
+    }
+    if crate::skeleton(&out[0]) != crate::skeleton(name) {
+        return Err(SpeechProblem(format!(
+            "`forms`: первая форма (именительный падеж) \"{}\" должна совпадать с именем \"{name}\"",
+            out[0]
+        )));
+    }
+    // The nominative is the name itself, as written in the players list.
+    out[0] = name.to_string();
+    Ok(out)
+}
+
