@@ -126,12 +126,7 @@ fn run<'s>(cfg: &Config, index: u64, factory: &Factory, scratch: &'s mut Scratch
         title: None,
         seed,
         rules: cfg.rules.clone(),
-        seats: cfg
-            .roles
-            .iter()
-            .enumerate()
-            .map(|(i, r)| Seat::new(format!("p{i}"), *r, None))
-            .collect(),
+        seats: cfg.roles.iter().enumerate().map(|(i, r)| Seat::new(format!("p{i}"), *r, None)).collect(),
         deck: cfg.deck.clone(),
         blanks: 0,
         shuffle: false,

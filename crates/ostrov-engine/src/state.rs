@@ -181,11 +181,7 @@ mod tests {
                 title: None,
                 seed,
                 rules: Rules::default(),
-                seats: roles
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| Seat::new(format!("p{i}"), *r, None))
-                    .collect(),
+                seats: roles.iter().enumerate().map(|(i, r)| Seat::new(format!("p{i}"), *r, None)).collect(),
                 deck: Setup::default_deck(roles.len()),
                 blanks: 0,
                 shuffle: seed % 2 == 0,

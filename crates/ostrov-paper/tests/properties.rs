@@ -14,8 +14,7 @@ use rand_chacha::ChaCha8Rng;
 fn setup(seed: u64, players: usize) -> Setup {
     let roster = Roster::recommended(players).unwrap();
     let roles = roster.deal(players, seed).unwrap();
-    let seats =
-        roles.iter().enumerate().map(|(i, r)| Seat::new(format!("Игрок{i}"), *r, None)).collect();
+    let seats = roles.iter().enumerate().map(|(i, r)| Seat::new(format!("Игрок{i}"), *r, None)).collect();
     let rules = ostrov_engine::Rules { max_days: 12, ..ostrov_engine::Rules::default() };
     Setup {
         title: None,

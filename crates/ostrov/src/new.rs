@@ -93,7 +93,12 @@ pub fn run(a: Args) -> Result<(), Failure> {
         .iter()
         .map(|&p| {
             let pl = m.state.player(p);
-            Seat { name: pl.name.clone(), role: pl.role, item: Some(pl.item.map(|h| h.item)), speech: pl.speech.clone() }
+            Seat {
+                name: pl.name.clone(),
+                role: pl.role,
+                item: Some(pl.item.map(|h| h.item)),
+                speech: pl.speech.clone(),
+            }
         })
         .collect();
     let dealt = Setup { seats, shuffle: false, ..game.setup.clone() };

@@ -94,15 +94,13 @@ impl Speech {
     /// let e = Speech::resolve("Лев", None, Some(&["Лев".into(), "Льва".into()])).unwrap_err();
     /// assert!(e.to_string().contains("шесть форм"), "{e}");
     /// ```
-    pub fn resolve(
-        name: &str,
-        gender: Option<&str>,
-        forms: Option<&[String]>,
-    ) -> Result<Speech, SpeechProblem> {
+    pub fn resolve(name: &str, gender: Option<&str>, forms: Option<&[String]>) -> Result<Speech, SpeechProblem> {
         let gender = match gender {
             None => None,
             Some(g) => Some(Gender::parse(g).ok_or_else(|| {
-                SpeechProblem(format!("`gender` = \"{g}\": нужно \"m\" или \"f\" (также \"м\"/\"ж\", \"male\"/\"female\")"))
+                SpeechProblem(format!(
+                    "`gender` = \"{g}\": нужно \"m\" или \"f\" (также \"м\"/\"ж\", \"male\"/\"female\")"
+                ))
             })?),
         };
         let forms = match forms {
@@ -136,10 +134,7 @@ fn check_forms(name: &str, list: &[String]) -> Result<[String; 6], SpeechProblem
         let clean = crate::clean_line(f);
         let n = clean.chars().count();
         if n == 0 || n > MAX_FORM {
-            return Err(SpeechProblem(format!(
-                "`forms`: форма {} пустая или длиннее {MAX_FORM} символов",
-                k + 1
-            )));
+            return Err(SpeechProblem(format!("`forms`: форма {} пустая или длиннее {MAX_FORM} символов", k + 1)));
         }
         out[k] = clean;
     }
@@ -153,4 +148,3 @@ fn check_forms(name: &str, list: &[String]) -> Result<[String; 6], SpeechProblem
     out[0] = name.to_string();
     Ok(out)
 }
-
