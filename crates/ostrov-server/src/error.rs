@@ -22,6 +22,9 @@ pub enum ApiError {
     Invalid(&'static str, String),
     /// Too many attempts: 429.
     TooMany(String),
+    /// The write did not reach the disk (the batch holding it failed, or one before it in
+    /// the same game did): 503, nothing of the request was accepted. The detail is logged.
+    NotSaved(String),
     Internal(String),
 }
 
@@ -35,6 +38,7 @@ impl ApiError {
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Refused(_) | ApiError::Invalid(..) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::NotSaved(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -50,6 +54,7 @@ impl ApiError {
             ApiError::Conflict(code, _) | ApiError::Invalid(code, _) => code,
             ApiError::Refused(r) => r.code(),
             ApiError::TooMany(_) => "too_many_requests",
+            ApiError::NotSaved(_) => "not_saved",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -68,6 +73,9 @@ impl ApiError {
                 s.push_str(r.ru());
                 s.push('.');
                 s
+            }
+            ApiError::NotSaved(_) => {
+                "Запрос не сохранён (ошибка записи на сервере) и не принят: отправьте его ещё раз.".into()
             }
             ApiError::Internal(_) => "Внутренняя ошибка сервера.".into(),
         }
@@ -118,8 +126,10 @@ impl From<axum::extract::rejection::QueryRejection> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let ApiError::Internal(detail) = &self {
-            eprintln!("ostrov-server: internal error: {detail}");
+        match &self {
+            ApiError::Internal(detail) => eprintln!("ostrov-server: internal error: {detail}"),
+            ApiError::NotSaved(detail) => eprintln!("ostrov-server: not saved: {detail}"),
+            _ => {}
         }
         let body = serde_json::json!({"error": self.code(), "message": self.message()});
         (self.status(), Json(body)).into_response()

@@ -29,6 +29,7 @@ pub mod schedule;
 pub mod view;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use axum::Router;
@@ -67,6 +68,21 @@ impl Clock for FileClock {
 pub struct Slot {
     pub live: Live,
     pub requests: HashMap<String, i64>,
+    /// Which fold this is: a failure of an append staged on an older fold is already
+    /// repaired by the refold since. Unique across the server.
+    pub epoch: u64,
+    /// The highest sequence number of this game known to be durable.
+    pub durable: Arc<AtomicI64>,
+}
+
+static EPOCHS: AtomicU64 = AtomicU64::new(1);
+
+impl Slot {
+    /// A game folded from its whole log (up to `live.seq`, all of it durable).
+    pub fn new(live: Live, requests: HashMap<String, i64>) -> Slot {
+        let durable = Arc::new(AtomicI64::new(live.seq));
+        Slot { live, requests, epoch: EPOCHS.fetch_add(1, Ordering::Relaxed), durable }
+    }
 }
 
 /// The fold of a game's whole stored log; `None` for a game with an empty log (its row was
@@ -85,7 +101,7 @@ pub async fn fold_stored<S: Store>(store: &S, id: i64, host: i64) -> Result<Opti
         }
     }
     let live = Live::fold(id, host, &log)?;
-    Ok(Some(Slot { live, requests }))
+    Ok(Some(Slot::new(live, requests)))
 }
 
 /// Shared state of every handler.
@@ -94,9 +110,10 @@ pub struct AppState<S: Store> {
     pub clock: Arc<dyn Clock>,
     pub games: RwLock<HashMap<i64, Arc<Mutex<Slot>>>>,
     pub logins: ratelimit::Limiter,
-    /// Games whose memory may differ from their stored log (a commit was cancelled, or
-    /// failed, between the append and the fold); refolded from the store when next locked.
-    pub stale: std::sync::Mutex<std::collections::HashSet<i64>>,
+    /// Games whose memory may differ from their stored log (an append failed or was
+    /// refused after the event was folded in), with the epoch of the fold it was staged
+    /// on; refolded from the store when next locked.
+    pub stale: std::sync::Mutex<HashMap<i64, u64>>,
 }
 
 impl<S: Store> AppState<S> {
@@ -122,15 +139,27 @@ impl<S: Store> AppState<S> {
         })
     }
 
-    /// Refolds the game from its stored log if a commit to it did not finish.
+    /// Marks the game's fold of `epoch` as differing from the log.
+    fn mark_stale(&self, id: i64, epoch: u64) {
+        if let Ok(mut s) = self.stale.lock() {
+            let e = s.entry(id).or_insert(epoch);
+            *e = (*e).max(epoch);
+        }
+    }
+
+    /// Refolds the game from its stored log if an append staged on this fold failed.
     pub async fn repair(&self, slot: &mut Slot) -> Result<(), ApiError> {
         let id = slot.live.id;
-        if !self.stale.lock().map_err(|_| ApiError::Internal("stale lock".into()))?.contains(&id) {
-            return Ok(());
+        let failed = self.stale.lock().map_err(|_| ApiError::Internal("stale lock".into()))?.get(&id).copied();
+        let Some(failed) = failed else { return Ok(()) };
+        if failed >= slot.epoch {
+            let fresh = fold_stored(&self.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
+            *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
         }
-        let fresh = fold_stored(&self.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
-        *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
-        self.stale.lock().map_err(|_| ApiError::Internal("stale lock".into()))?.remove(&id);
+        let mut stale = self.stale.lock().map_err(|_| ApiError::Internal("stale lock".into()))?;
+        if stale.get(&id).is_some_and(|e| *e < slot.epoch) {
+            stale.remove(&id);
+        }
         Ok(())
     }
 
@@ -169,85 +198,130 @@ impl Committed {
     }
 }
 
-/// Applies an event to the game and appends it to the log: checked first (on a copy, or by
-/// the engine's check for an order), then stored durably, then folded in. A request id
-/// already in the log is a no-op.
+/// An event staged under its game's lock: checked, folded into memory and its append
+/// issued. The caller releases the lock and then waits for [`Staged::durable`], so the
+/// next request to the game is checked against the new state while this one syncs.
+#[must_use = "the request is answered only once its event is durable"]
+pub struct Staged(StagedWait);
+
+enum StagedWait {
+    Done(Committed),
+    Pending(tokio::task::JoinHandle<Result<Committed, ApiError>>),
+}
+
+impl Staged {
+    /// Waits until the event is durable (or is known to be in the log already). An error
+    /// means nothing was accepted: the append failed, or one staged before it in the same
+    /// game did (the game is then refolded from its log before its next use).
+    pub async fn durable(self) -> Result<Committed, ApiError> {
+        match self.0 {
+            StagedWait::Done(c) => Ok(c),
+            StagedWait::Pending(task) => task.await.map_err(|e| ApiError::Internal(format!("commit task: {e}")))?,
+        }
+    }
+}
+
+/// Stages an event (see [`Staged`]): checked first (on a copy, or by the engine's check for
+/// an order), folded in, and its append issued to the store with the sequence number it
+/// must follow. A request id already in the log is a no-op (answered once that earlier
+/// append is durable).
+///
+/// The appends of one game are issued in the order of their folds, each expecting the
+/// last; the store applies them in that order. If one fails, every later one of the same
+/// game fails too (its expected sequence number is no longer the log's last), so no reply
+/// is ever acknowledged out of order, and the first request to lock the game refolds it.
+/// The append runs in a task of its own: a client hanging up changes nothing.
 pub async fn commit<S: Store>(
-    st: &AppState<S>,
+    st: &Arc<AppState<S>>,
     slot: &mut Slot,
     ev: GameEvent,
     author: Option<i64>,
     request: Option<String>,
     now: i64,
-) -> Result<Committed, ApiError> {
+) -> Result<Staged, ApiError> {
     st.repair(slot).await?;
-    if let Some(seq) = request.as_ref().and_then(|r| slot.requests.get(r)) {
-        return Ok(Committed::Duplicate(*seq));
+    let id = slot.live.id;
+    let (kind, payload) = ev.split();
+    if let Some((r, &seq)) = request.as_ref().and_then(|r| slot.requests.get_key_value(r)) {
+        return Ok(durable_request(st, slot, r.clone(), seq));
     }
     // An order is checked by the engine without copying the game; any other event is
     // applied to a copy first. Either way nothing is stored that the fold would refuse.
-    let next = match &ev {
+    match &ev {
         GameEvent::Order { day, order } => {
             slot.live.check_order(*day, order)?;
-            None
+            if let Err(e) = slot.live.apply(&ev, now) {
+                st.mark_stale(id, slot.epoch);
+                return Err(ApiError::Internal(format!("game {id}: a checked order did not apply: {e:?}")));
+            }
         }
         _ => {
             let mut next = slot.live.clone();
             next.apply(&ev, now)?;
-            Some(next)
+            slot.live = next;
         }
+    }
+    let expected = slot.live.seq;
+    let seq = expected + 1;
+    slot.live.seq = seq;
+    if let Some(r) = &request {
+        slot.requests.insert(r.clone(), seq);
+    }
+    let new = NewEvent { at: now, author, client_request_id: request, kind, payload };
+    let pending = st.store.append(id, expected, new);
+    let (st, epoch, durable) = (st.clone(), slot.epoch, slot.durable.clone());
+    Ok(Staged(StagedWait::Pending(tokio::spawn(async move {
+        match pending.await {
+            Ok(Appended::New(s)) if s == seq => {
+                durable.fetch_max(s, Ordering::AcqRel);
+                Ok(Committed::New(s))
+            }
+            // In the log but not in memory as such: memory is behind, and is refolded.
+            Ok(Appended::Duplicate(s)) => {
+                st.mark_stale(id, epoch);
+                Ok(Committed::Duplicate(s))
+            }
+            other => {
+                st.mark_stale(id, epoch);
+                Err(ApiError::NotSaved(format!("game {id}, seq {seq}: {other:?}")))
+            }
+        }
+    }))))
+}
+
+/// Waits for the append of a request id that is already folded into the game (at `seq`):
+/// at once if it is durable, else behind it in the store's queue, with a lookup that can
+/// never be written (expected sequence number -1): the store answers `Duplicate` once the
+/// first append is durable, and a conflict if it failed (then this fails too).
+pub fn durable_request<S: Store>(st: &Arc<AppState<S>>, slot: &Slot, request: String, seq: i64) -> Staged {
+    if seq <= slot.durable.load(Ordering::Acquire) {
+        return Staged(StagedWait::Done(Committed::Duplicate(seq)));
+    }
+    let id = slot.live.id;
+    let lookup = NewEvent {
+        at: 0,
+        author: None,
+        client_request_id: Some(request),
+        kind: "lookup".into(),
+        payload: serde_json::Value::Null,
     };
-    let (kind, payload) = ev.split();
-    let new = NewEvent { at: now, author, client_request_id: request.clone(), kind, payload };
-    // From here until the fold, a cancelled future (the client hung up) or an error
-    // leaves the game marked stale, to be refolded from the log before its next use.
-    let mut unfinished = Unfinished { stale: &st.stale, id: slot.live.id, armed: true };
-    match st.store.append(slot.live.id, &new).await? {
-        Appended::New(seq) => {
-            match next {
-                Some(next) => slot.live = next,
-                None => {
-                    if let Err(e) = slot.live.apply(&ev, now) {
-                        return Err(ApiError::Internal(format!(
-                            "game {}: a checked order did not apply: {e:?}",
-                            slot.live.id
-                        )));
-                    }
-                }
-            }
-            slot.live.seq = seq;
-            if let Some(r) = request {
-                slot.requests.insert(r, seq);
-            }
-            unfinished.armed = false;
-            Ok(Committed::New(seq))
-        }
-        // In the log but not in memory: memory is behind, and stays marked stale.
-        Appended::Duplicate(seq) => Ok(Committed::Duplicate(seq)),
-    }
-}
-
-/// Marks a game stale when dropped armed: a commit that stopped between its append and
-/// its fold.
-struct Unfinished<'a> {
-    stale: &'a std::sync::Mutex<std::collections::HashSet<i64>>,
-    id: i64,
-    armed: bool,
-}
-
-impl Drop for Unfinished<'_> {
-    fn drop(&mut self) {
-        if self.armed {
-            if let Ok(mut s) = self.stale.lock() {
-                s.insert(self.id);
+    let pending = st.store.append(id, -1, lookup);
+    let (st, epoch) = (st.clone(), slot.epoch);
+    Staged(StagedWait::Pending(tokio::spawn(async move {
+        match pending.await {
+            Ok(Appended::Duplicate(s)) => Ok(Committed::Duplicate(s)),
+            other => {
+                st.mark_stale(id, epoch);
+                Err(ApiError::NotSaved(format!("game {id}: the first append of a resent request: {other:?}")))
             }
         }
-    }
+    })))
 }
 
 /// Runs every scheduler step of a game that is due at `now` (the 13:00 stage, the
-/// resolution, the next opening), each exactly once: its request id names the step.
-pub async fn advance<S: Store>(st: &AppState<S>, slot: &mut Slot, now: i64) -> Result<(), ApiError> {
+/// resolution, the next opening), each exactly once: its request id names the step. Each
+/// step is durable before the next is staged (they are rare; the lock is held).
+pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64) -> Result<(), ApiError> {
     st.repair(slot).await?;
     for _ in 0..8 {
         let Some(ev) = slot.live.due(now) else { return Ok(()) };
@@ -257,7 +331,7 @@ pub async fn advance<S: Store>(st: &AppState<S>, slot: &mut Slot, now: i64) -> R
             GameEvent::Opened { day, .. } => format!("sched:open:{day}"),
             _ => return Ok(()),
         };
-        if let Committed::Duplicate(_) = commit(st, slot, ev, None, Some(rid), now).await? {
+        if let Committed::Duplicate(_) = commit(st, slot, ev, None, Some(rid), now).await?.durable().await? {
             return Ok(());
         }
     }
@@ -265,7 +339,7 @@ pub async fn advance<S: Store>(st: &AppState<S>, slot: &mut Slot, now: i64) -> R
 }
 
 /// Runs the scheduler over every game once.
-pub async fn tick<S: Store>(st: &AppState<S>) {
+pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
     for id in st.game_ids() {
         let Ok(game) = st.game(id) else { continue };
         let mut slot = game.lock().await;

@@ -59,13 +59,25 @@ impl Store for Slow {
     async fn games(&self) -> R<Vec<GameRow>> {
         self.inner.games().await
     }
-    async fn append(&self, game_id: i64, ev: &NewEvent) -> R<Appended> {
-        let r = self.inner.append(game_id, ev).await;
-        let ms = self.delay_ms.load(Ordering::SeqCst);
-        if ms > 0 {
-            tokio::time::sleep(Duration::from_millis(ms)).await;
+    async fn finish_game(&self, id: i64, summary: &Value) -> R<()> {
+        self.inner.finish_game(id, summary).await
+    }
+    fn append(
+        &self,
+        game_id: i64,
+        expected_seq: i64,
+        ev: NewEvent,
+    ) -> impl std::future::Future<Output = R<Appended>> + Send + 'static {
+        let pending = self.inner.append(game_id, expected_seq, ev);
+        let delay_ms = self.delay_ms.clone();
+        async move {
+            let r = pending.await;
+            let ms = delay_ms.load(Ordering::SeqCst);
+            if ms > 0 {
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+            }
+            r
         }
-        r
     }
     async fn events(&self, game_id: i64) -> R<Vec<Event>> {
         self.inner.events(game_id).await

@@ -1,9 +1,14 @@
 //! Durable storage for the Ostrov server, behind one narrow trait ([`Store`]).
 //!
-//! Games are event-sourced: the `events` table is append-only (never updated
-//! in place). Each append is committed with SQLite in WAL mode and
-//! `synchronous=FULL`, so it is on disk before [`Store::append`] returns.
-//! A PostgreSQL implementation can be added later behind the same trait.
+//! Games are event-sourced: the `events` table is append-only (never updated in place).
+//! An append is durable before it is answered. [`SqliteStore`] (WAL, `synchronous=FULL`)
+//! group-commits: one writer per database takes every append waiting (across all games),
+//! writes them in one transaction, syncs once and only then answers each; a lone append
+//! under light load is written at once. Appends carry the sequence number the caller
+//! expects to be last ([`Store::append`]), so a store shared by several writers (the
+//! PostgreSQL one) refuses a stale append instead of interleaving it.
+
+mod writer;
 
 use std::future::Future;
 use std::str::FromStr;
@@ -12,8 +17,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Row, SqlitePool};
 
 /// A storage error. `Conflict` means a uniqueness rule refused the write
-/// (a taken user name, a repeated client request id).
-#[derive(Debug, thiserror::Error)]
+/// (a taken user name).
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum StoreError {
     #[error("conflict: {0}")]
     Conflict(String),
@@ -55,6 +60,9 @@ pub struct GameRow {
     /// The game's setup as JSON (slots, roster, seed, schedule, house rules).
     pub setup: serde_json::Value,
     pub created_at: i64,
+    /// Set once the game is over ([`Store::finish_game`]): the server's summary of it, so
+    /// that a finished game need not be folded to be listed.
+    pub finished: Option<serde_json::Value>,
 }
 
 /// One entry of a game's append-only log.
@@ -86,10 +94,12 @@ pub struct NewEvent {
 /// What appending did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Appended {
-    /// Stored as this sequence number, durably.
+    /// Stored as this sequence number (the expected one plus one), durably.
     New(i64),
     /// The client request id was already in the log at this sequence number: nothing added.
     Duplicate(i64),
+    /// The log's last sequence number is `last`, not the expected one: nothing added.
+    Conflict { last: i64 },
 }
 
 /// The narrow storage interface the server uses. Game code sees only this.
@@ -114,9 +124,31 @@ pub trait Store: Send + Sync + 'static {
     fn game(&self, id: i64) -> impl Future<Output = Result<Option<GameRow>>> + Send;
     fn game_by_invite(&self, invite: &str) -> impl Future<Output = Result<Option<GameRow>>> + Send;
     fn games(&self) -> impl Future<Output = Result<Vec<GameRow>>> + Send;
+    /// Notes that the game is over, with the server's summary of it (see [`GameRow::finished`]).
+    /// Not part of the log: a hint the server can always recompute by folding the log.
+    fn finish_game(&self, id: i64, summary: &serde_json::Value) -> impl Future<Output = Result<()>> + Send;
 
-    /// Append one event; durable (committed, fsynced) before it returns.
-    fn append(&self, game_id: i64, ev: &NewEvent) -> impl Future<Output = Result<Appended>> + Send;
+    /// Appends one event as sequence number `expected_seq + 1`, if the game's log ends at
+    /// `expected_seq` (0: an empty log); otherwise nothing is added and the answer is
+    /// [`Appended::Conflict`] with the log's last sequence number. A client request id
+    /// already in the game's log is checked first: [`Appended::Duplicate`], nothing added.
+    /// (So `expected_seq = -1` is a lookup of a request id, in order with the appends,
+    /// that never writes.)
+    ///
+    /// The answer comes once the event is durable (committed and synced); an error means
+    /// nothing of this append is in the log.
+    ///
+    /// The append is issued when `append` is called, not when the future is first polled:
+    /// the server calls `append(g, n + 1, …)` while `append(g, n, …)` is still waiting for
+    /// its sync (it pipelines the orders of one game), and the store must apply the appends
+    /// of a game in the order of the calls. Dropping the future does not cancel the append.
+    /// (SqliteStore queues each call to its one writer; a store may also batch.)
+    fn append(
+        &self,
+        game_id: i64,
+        expected_seq: i64,
+        ev: NewEvent,
+    ) -> impl Future<Output = Result<Appended>> + Send + 'static;
     /// The whole log of a game, in sequence order.
     fn events(&self, game_id: i64) -> impl Future<Output = Result<Vec<Event>>> + Send;
 }
@@ -154,12 +186,15 @@ const MIGRATIONS: &[&str] = &[
     // The log is append-only: the database itself refuses updates and deletes.
     "CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END",
     "CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END",
+    // The summary of a finished game (JSON), so a server can start without folding it.
+    "ALTER TABLE games ADD COLUMN finished TEXT",
 ];
 
 /// SQLite implementation of [`Store`].
 #[derive(Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    writer: writer::Writer,
 }
 
 impl SqliteStore {
@@ -178,7 +213,8 @@ impl SqliteStore {
             .foreign_keys(true)
             .busy_timeout(std::time::Duration::from_secs(5));
         let pool = SqlitePoolOptions::new().max_connections(if memory { 1 } else { 4 }).connect_with(opts).await?;
-        let store = SqliteStore { pool };
+        let writer = writer::Writer::start(pool.clone())?;
+        let store = SqliteStore { pool, writer };
         store.migrate().await?;
         Ok(store)
     }
@@ -205,6 +241,24 @@ impl SqliteStore {
         let s: i64 = sqlx::query_scalar("PRAGMA synchronous").fetch_one(&self.pool).await?;
         Ok((j, s))
     }
+
+    /// For tests: the next `n` batches of appends fail (rolled back, every append in them
+    /// answered with an error), as a full disk or a read-only database would.
+    pub fn fail_next_batches(&self, n: u32) {
+        self.writer.faults.fail.store(n, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// For tests: the writer holds each batch this long before committing it (a slow disk),
+    /// so that appends pile up behind it.
+    pub fn hold_batches(&self, ms: u64) {
+        self.writer.faults.hold_ms.store(ms, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// How many batches the writer has committed and how many appends they held.
+    pub fn batch_counts(&self) -> (u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.writer.faults.batches.load(Relaxed), self.writer.faults.appends.load(Relaxed))
+    }
 }
 
 fn user_of(r: &sqlx::sqlite::SqliteRow) -> User {
@@ -220,6 +274,11 @@ fn game_of(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow> {
         invite: r.get("invite"),
         setup: serde_json::from_str(&setup).map_err(|e| StoreError::Db(e.to_string()))?,
         created_at: r.get("created_at"),
+        finished: r
+            .get::<Option<String>, _>("finished")
+            .map(|f| serde_json::from_str(&f))
+            .transpose()
+            .map_err(|e| StoreError::Db(e.to_string()))?,
     })
 }
 
@@ -307,38 +366,22 @@ impl Store for SqliteStore {
         rows.iter().map(game_of).collect()
     }
 
-    async fn append(&self, game_id: i64, ev: &NewEvent) -> Result<Appended> {
-        // One statement, so one round trip to the database thread: in autocommit mode it
-        // takes the write lock before it reads MAX(seq) (so concurrent appends queue on
-        // busy_timeout and get distinct numbers), and it has committed durably (WAL +
-        // synchronous=FULL) once stepped to the end, which `fetch_all` does. A repeated
-        // client request id inserts nothing (the UNIQUE constraint, DO NOTHING) and
-        // returns no row; then its stored seq is looked up.
-        let seq: Vec<i64> = sqlx::query_scalar(
-            "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload)
-             SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM events WHERE game_id = ?1
-             ON CONFLICT DO NOTHING
-             RETURNING seq",
-        )
-        .bind(game_id)
-        .bind(ev.at)
-        .bind(ev.author)
-        .bind(ev.client_request_id.as_deref())
-        .bind(&ev.kind)
-        .bind(ev.payload.to_string())
-        .fetch_all(&self.pool)
-        .await?;
-        if let Some(seq) = seq.first() {
-            return Ok(Appended::New(*seq));
-        }
-        let id = ev.client_request_id.as_deref().ok_or_else(|| StoreError::Db("append: nothing inserted".into()))?;
-        let seen: Option<i64> =
-            sqlx::query_scalar("SELECT seq FROM events WHERE game_id = ? AND client_request_id = ?")
-                .bind(game_id)
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?;
-        seen.map(Appended::Duplicate).ok_or_else(|| StoreError::Db("append: nothing inserted".into()))
+    async fn finish_game(&self, id: i64, summary: &serde_json::Value) -> Result<()> {
+        sqlx::query("UPDATE games SET finished = ? WHERE id = ?")
+            .bind(summary.to_string())
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    fn append(
+        &self,
+        game_id: i64,
+        expected_seq: i64,
+        ev: NewEvent,
+    ) -> impl Future<Output = Result<Appended>> + Send + 'static {
+        self.writer.append(game_id, expected_seq, ev)
     }
 
     async fn events(&self, game_id: i64) -> Result<Vec<Event>> {

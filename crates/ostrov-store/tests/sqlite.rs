@@ -61,11 +61,16 @@ async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
     let g1 = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     let g2 = s.create_game("b", u, "i2", &json!({}), 0).await.unwrap();
 
-    assert_eq!(s.append(g1, &ev(1, Some("r1"), "order")).await.unwrap(), Appended::New(1));
-    assert_eq!(s.append(g1, &ev(2, None, "resolve")).await.unwrap(), Appended::New(2));
-    assert_eq!(s.append(g1, &ev(3, Some("r1"), "order")).await.unwrap(), Appended::Duplicate(1));
+    assert_eq!(s.append(g1, 0, ev(1, Some("r1"), "order")).await.unwrap(), Appended::New(1));
+    assert_eq!(s.append(g1, 1, ev(2, None, "resolve")).await.unwrap(), Appended::New(2));
+    assert_eq!(s.append(g1, 2, ev(3, Some("r1"), "order")).await.unwrap(), Appended::Duplicate(1));
+    // The request id is checked before the expected sequence number.
+    assert_eq!(s.append(g1, 7, ev(3, Some("r1"), "order")).await.unwrap(), Appended::Duplicate(1));
+    // A stale expectation adds nothing.
+    assert_eq!(s.append(g1, 1, ev(3, Some("r2"), "order")).await.unwrap(), Appended::Conflict { last: 2 });
+    assert_eq!(s.append(g1, 3, ev(3, Some("r2"), "order")).await.unwrap(), Appended::Conflict { last: 2 });
     // The same request id in another game is another request.
-    assert_eq!(s.append(g2, &ev(3, Some("r1"), "order")).await.unwrap(), Appended::New(1));
+    assert_eq!(s.append(g2, 0, ev(3, Some("r1"), "order")).await.unwrap(), Appended::New(1));
 
     drop(s);
     // Durable: a fresh open sees everything that was acknowledged.
@@ -84,7 +89,7 @@ async fn the_database_refuses_updates_and_deletes_of_events() {
     let s = SqliteStore::open(&path).await.unwrap();
     let u = s.create_user("host", "h").await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
-    s.append(g, &ev(1, None, "order")).await.unwrap();
+    s.append(g, 0, ev(1, None, "order")).await.unwrap();
     drop(s);
     // Go around the trait: even raw SQL cannot rewrite history.
     use sqlx::Connection;
@@ -94,19 +99,72 @@ async fn the_database_refuses_updates_and_deletes_of_events() {
 }
 
 #[tokio::test]
-async fn concurrent_appends_get_distinct_sequence_numbers() {
-    let path = temp_db("concurrent");
+async fn pipelined_appends_of_many_games_are_grouped_into_few_commits() {
+    let path = temp_db("group");
+    let s = SqliteStore::open(&path).await.unwrap();
+    let u = s.create_user("host", "h").await.unwrap();
+    let mut games = Vec::new();
+    for i in 0..5 {
+        games.push(s.create_game("a", u, &format!("i{i}"), &json!({}), 0).await.unwrap());
+    }
+    let (b0, _) = s.batch_counts();
+    // Every append is issued when called: 5 games x 40 appends in call order, expected
+    // sequence numbers chained, before any answer is awaited.
+    let mut pending = Vec::new();
+    for k in 0..40 {
+        for &g in &games {
+            pending.push((g, k + 1, s.append(g, k, ev(k, Some(&format!("r{k}")), "order"))));
+        }
+    }
+    // A duplicate and a conflict queued behind them.
+    let dup = s.append(games[0], 40, ev(0, Some("r3"), "order"));
+    let stale = s.append(games[1], 3, ev(0, Some("x"), "order"));
+    for (_, seq, p) in pending {
+        assert_eq!(p.await.unwrap(), Appended::New(seq));
+    }
+    assert_eq!(dup.await.unwrap(), Appended::Duplicate(4));
+    assert_eq!(stale.await.unwrap(), Appended::Conflict { last: 40 });
+    let (b1, n) = s.batch_counts();
+    assert_eq!(n, 202);
+    assert!(b1 - b0 < 100, "{} commits for 202 appends: not grouped", b1 - b0);
+    for &g in &games {
+        let log = s.events(g).await.unwrap();
+        assert_eq!(log.iter().map(|e| e.seq).collect::<Vec<_>>(), (1..=40).collect::<Vec<_>>());
+        assert_eq!(log[5].client_request_id.as_deref(), Some("r5"));
+        assert_eq!(log[5].author, Some(1));
+        assert_eq!(log[5].payload, json!({"k": "order"}));
+    }
+}
+
+#[tokio::test]
+async fn a_failed_batch_adds_nothing_and_answers_every_append_with_an_error() {
+    let path = temp_db("failed");
     let s = SqliteStore::open(&path).await.unwrap();
     let u = s.create_user("host", "h").await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
-    let mut tasks = Vec::new();
-    for i in 0..20 {
-        let s = s.clone();
-        tasks.push(tokio::spawn(async move { s.append(g, &ev(i, Some(&format!("r{i}")), "order")).await }));
-    }
-    for t in tasks {
-        t.await.unwrap().unwrap();
-    }
-    let seqs: Vec<i64> = s.events(g).await.unwrap().iter().map(|e| e.seq).collect();
-    assert_eq!(seqs, (1..=20).collect::<Vec<_>>());
+    assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
+    s.hold_batches(100);
+    s.fail_next_batches(1);
+    let first = s.append(g, 1, ev(2, Some("a"), "order"));
+    tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    // Queued while the first batch is held: pipelined on top of it.
+    let second = s.append(g, 2, ev(3, Some("b"), "order"));
+    let third = s.append(g, 3, ev(4, Some("c"), "order"));
+    assert!(matches!(first.await, Err(StoreError::Db(_))));
+    assert_eq!(second.await.unwrap(), Appended::Conflict { last: 1 }, "built on the failed append");
+    assert_eq!(third.await.unwrap(), Appended::Conflict { last: 1 });
+    s.hold_batches(0);
+    assert_eq!(s.events(g).await.unwrap().len(), 1);
+    assert_eq!(s.append(g, 1, ev(5, Some("a"), "order")).await.unwrap(), Appended::New(2));
+}
+
+#[tokio::test]
+async fn a_finished_game_keeps_its_summary() {
+    let s = SqliteStore::open(":memory:").await.unwrap();
+    let u = s.create_user("host", "h").await.unwrap();
+    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
+    assert_eq!(s.game(g).await.unwrap().unwrap().finished, None);
+    s.finish_game(g, &json!({"day": 3})).await.unwrap();
+    assert_eq!(s.games().await.unwrap()[0].finished, Some(json!({"day": 3})));
 }

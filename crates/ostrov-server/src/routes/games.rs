@@ -37,17 +37,17 @@ pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>
             let id = st.store.create_game(&config.title, user, &invite, &setup, now).await?;
             let ev = GameEvent::Created(config.clone());
             let (kind, payload) = ev.split();
-            st.store
-                .append(
-                    id,
-                    &ostrov_store::NewEvent { at: now, author: Some(user), client_request_id: None, kind, payload },
-                )
-                .await?;
+            let created =
+                ostrov_store::NewEvent { at: now, author: Some(user), client_request_id: None, kind, payload };
+            match st.store.append(id, 0, created).await? {
+                ostrov_store::Appended::New(1) => {}
+                other => return Err(ApiError::Internal(format!("game {id}: the created event: {other:?}"))),
+            }
             let mut live = Live::new(id, user, config).map_err(ApiError::BadRequest)?;
             live.seq = 1;
             let mut v = view::game(&live, Viewer::Host, now);
             v["invite"] = json!(invite);
-            let slot = Slot { live, requests: Default::default() };
+            let slot = Slot::new(live, Default::default());
             st.games
                 .write()
                 .map_err(|_| ApiError::Internal("games lock".into()))?
@@ -154,9 +154,11 @@ pub async fn join<S: Store>(
     }
     let rid = request_id(user, b.request_id)?;
     let (mut slot, now) = locked(&st, id).await?;
-    let c =
+    let staged =
         commit(&st, &mut slot, GameEvent::Joined { user, name: name.trim().to_string() }, Some(user), rid, now).await?;
     let v = view::game(&slot.live, Viewer::of(&slot.live, user), now);
+    drop(slot);
+    let c = staged.durable().await?;
     Ok(Json(json!({"seq": c.seq(), "game": v})).into_response())
 }
 
@@ -177,6 +179,9 @@ pub async fn start<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<R
     }
     let roles = slot.live.config.deal(n).map_err(|m| ApiError::Conflict("bad_setup", m))?;
     let roles = roles.iter().map(|r| r.id().to_string()).collect();
-    let c = commit(&st, &mut slot, GameEvent::Started { roles }, Some(user), None, now).await?;
-    Ok(Json(json!({"seq": c.seq(), "game": view::game(&slot.live, Viewer::Host, now)})).into_response())
+    let staged = commit(&st, &mut slot, GameEvent::Started { roles }, Some(user), None, now).await?;
+    let v = view::game(&slot.live, Viewer::Host, now);
+    drop(slot);
+    let c = staged.durable().await?;
+    Ok(Json(json!({"seq": c.seq(), "game": v})).into_response())
 }

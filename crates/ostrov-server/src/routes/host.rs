@@ -181,6 +181,9 @@ pub async fn act<S: Store>(
         _ => return Err(ApiError::NotFound),
     };
     let rid = request_id(user, rid)?;
-    let c = commit(&st, &mut slot, ev, Some(user), rid, now).await?;
-    Ok(Json(json!({"seq": c.seq(), "game": view::game(&slot.live, Viewer::Host, now)})).into_response())
+    let staged = commit(&st, &mut slot, ev, Some(user), rid, now).await?;
+    let v = view::game(&slot.live, Viewer::Host, now);
+    drop(slot);
+    let c = staged.durable().await?;
+    Ok(Json(json!({"seq": c.seq(), "game": v})).into_response())
 }

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::{locked, request_id, who, Body, Id, Object, St};
 use crate::live::{GameEvent, Status};
 use crate::view;
-use crate::{commit, ApiError, Committed};
+use crate::{commit, durable_request, ApiError, Committed};
 
 /// An order as a player sends it: the fields of GAME_FILE.md's orders, without `by` and
 /// `at` (the server knows who and when).
@@ -78,8 +78,11 @@ pub async fn send<S: Store>(
     if b.by.as_deref().is_some_and(|by| fold_name(by) != fold_name(&me)) {
         return Err(ApiError::Conflict("not_yours", "Можно отдавать приказы только за себя.".into()));
     }
-    if let Some(&seq) = rid.as_ref().and_then(|r| slot.requests.get(r)) {
-        // The same answer as the first time, read back from the log.
+    if let Some((r, &seq)) = rid.as_ref().and_then(|r| slot.requests.get_key_value(r)) {
+        // The same answer as the first time, once that is durable, read back from the log.
+        let first = durable_request(&st, &slot, r.clone(), seq);
+        drop(slot);
+        first.durable().await?;
         let stored = st.store.events(id).await?.into_iter().find(|e| e.seq == seq);
         let mut v = json!({"accepted": true, "duplicate": true, "seq": seq});
         if let Some(GameEvent::Order { day, order }) = stored.and_then(|e| GameEvent::join(&e.kind, &e.payload).ok()) {
@@ -126,7 +129,9 @@ pub async fn send<S: Store>(
         reason: None,
         at: Some(json!(at.to_string())),
     };
-    let c = commit(&st, &mut slot, GameEvent::Order { day, order: entry.clone() }, Some(user), rid, now).await?;
+    let staged = commit(&st, &mut slot, GameEvent::Order { day, order: entry.clone() }, Some(user), rid, now).await?;
+    drop(slot);
+    let c = staged.durable().await?;
     Ok(Json(json!({
         "accepted": true,
         "duplicate": matches!(c, Committed::Duplicate(_)),

@@ -111,7 +111,7 @@ pub async fn inbox<S: Store>(
 }
 
 async fn full_view<S: Store>(
-    st: &crate::AppState<S>,
+    st: &std::sync::Arc<crate::AppState<S>>,
     h: &HeaderMap,
     id: i64,
 ) -> Result<(tokio::sync::OwnedMutexGuard<crate::Slot>, i64), ApiError> {
