@@ -24,7 +24,7 @@ mod format;
 mod inbox;
 mod paper;
 
-pub use doc::{Block, Doc, Line, Span};
+pub use doc::{md_escape, Block, Doc, Line, Span};
 pub use format::Format;
 pub use inbox::{inbox, inbox_doc};
 pub use paper::{bulletin, evening, final_paper, revealed};

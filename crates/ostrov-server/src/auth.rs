@@ -43,7 +43,8 @@ pub fn require_csrf(h: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-fn token_of(h: &HeaderMap) -> Option<String> {
+/// The session token of the request's cookie.
+pub fn token_of(h: &HeaderMap) -> Option<String> {
     let raw = h.get(header::COOKIE)?.to_str().ok()?;
     raw.split(';').map(str::trim).find_map(|kv| kv.strip_prefix(&format!("{COOKIE}=")).map(str::to_string))
 }
@@ -54,55 +55,61 @@ pub async fn user_of<S: Store>(st: &AppState<S>, h: &HeaderMap) -> Result<i64, A
     st.store.session_user(&t, st.clock.now()).await?.ok_or(ApiError::Unauthorized)
 }
 
-async fn start_session<S: Store>(st: &AppState<S>, user: i64, name: &str) -> Result<Response, ApiError> {
+/// Opens a session for `user`: the `Set-Cookie` value of its cookie.
+pub async fn new_session<S: Store>(st: &AppState<S>, user: i64) -> Result<String, ApiError> {
     let mut b = [0u8; 32];
     OsRng.fill_bytes(&mut b);
     let token: String = b.iter().map(|x| format!("{x:02x}")).collect();
     st.store.create_session(&token, user, st.clock.now() + SESSION_SECS).await?;
-    let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={SESSION_SECS}");
+    Ok(format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={SESSION_SECS}"))
+}
+
+async fn start_session<S: Store>(st: &AppState<S>, user: i64, name: &str) -> Result<Response, ApiError> {
+    let cookie = new_session(st, user).await?;
     let mut r = Json(serde_json::json!({"id": user, "name": name})).into_response();
     r.headers_mut()
         .insert(header::SET_COOKIE, HeaderValue::from_str(&cookie).map_err(|e| ApiError::Internal(e.to_string()))?);
     Ok(r)
 }
 
-async fn signup<S: Store>(
-    State(st): State<Arc<AppState<S>>>,
-    h: HeaderMap,
-    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
-) -> Result<Response, ApiError> {
-    require_csrf(&h)?;
-    let Json(c) = body?;
+/// Which field of the sign-up or login form an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Name,
+    Password,
+    /// Neither (too many attempts, wrong name or password, the server).
+    Form,
+}
+
+/// Creates an account: the new user's id, or the field at fault and the error.
+pub async fn register<S: Store>(st: &AppState<S>, c: &Credentials) -> Result<i64, (Field, ApiError)> {
     let name = c.name.trim();
     if name.is_empty() || name.chars().count() > 40 {
-        return Err(ApiError::BadRequest("Имя должно быть от 1 до 40 символов.".into()));
+        return Err((Field::Name, ApiError::BadRequest("Имя должно быть от 1 до 40 символов.".into())));
     }
     if name.chars().any(crate::routes::invisible) {
-        return Err(ApiError::BadRequest("Имя не должно содержать невидимых и управляющих символов.".into()));
+        let m = "Имя не должно содержать невидимых и управляющих символов.";
+        return Err((Field::Name, ApiError::BadRequest(m.into())));
     }
     if c.password.chars().count() < 8 || c.password.len() > 1024 {
-        return Err(ApiError::BadRequest("Пароль должен быть не короче 8 символов.".into()));
+        return Err((Field::Password, ApiError::BadRequest("Пароль должен быть не короче 8 символов.".into())));
     }
     let salt = SaltString::generate(&mut OsRng);
     let hash = Argon2::default()
         .hash_password(c.password.as_bytes(), &salt)
-        .map_err(|e| ApiError::Internal(e.to_string()))?
+        .map_err(|e| (Field::Form, ApiError::Internal(e.to_string())))?
         .to_string();
-    let id = match st.store.create_user(name, &hash).await {
-        Ok(id) => id,
-        Err(StoreError::Conflict(_)) => return Err(ApiError::Conflict("name_taken", "Это имя уже занято.".into())),
-        Err(e) => return Err(e.into()),
-    };
-    start_session(&st, id, name).await
+    match st.store.create_user(name, &hash).await {
+        Ok(id) => Ok(id),
+        Err(StoreError::Conflict(_)) => {
+            Err((Field::Name, ApiError::Conflict("name_taken", "Это имя уже занято.".into())))
+        }
+        Err(e) => Err((Field::Form, e.into())),
+    }
 }
 
-async fn login<S: Store>(
-    State(st): State<Arc<AppState<S>>>,
-    h: HeaderMap,
-    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
-) -> Result<Response, ApiError> {
-    require_csrf(&h)?;
-    let Json(c) = body?;
+/// Checks a name and password (with the login rate limit): the user's id and name.
+pub async fn verify<S: Store>(st: &AppState<S>, c: &Credentials) -> Result<(i64, String), ApiError> {
     let key = ostrov_engine::fold_name(c.name.trim());
     let now = st.clock.now();
     st.logins.check(&key, now).map_err(|wait| {
@@ -118,7 +125,29 @@ async fn login<S: Store>(
         return Err(ApiError::BadCredentials);
     }
     st.logins.clear(&key);
-    start_session(&st, u.id, &u.name).await
+    Ok((u.id, u.name))
+}
+
+async fn signup<S: Store>(
+    State(st): State<Arc<AppState<S>>>,
+    h: HeaderMap,
+    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    require_csrf(&h)?;
+    let Json(c) = body?;
+    let id = register(&st, &c).await.map_err(|(_, e)| e)?;
+    start_session(&st, id, c.name.trim()).await
+}
+
+async fn login<S: Store>(
+    State(st): State<Arc<AppState<S>>>,
+    h: HeaderMap,
+    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    require_csrf(&h)?;
+    let Json(c) = body?;
+    let (id, name) = verify(&st, &c).await?;
+    start_session(&st, id, &name).await
 }
 
 async fn logout<S: Store>(State(st): State<Arc<AppState<S>>>, h: HeaderMap) -> Result<Response, ApiError> {

@@ -27,6 +27,7 @@ pub mod ratelimit;
 pub mod routes;
 pub mod schedule;
 pub mod view;
+pub mod web;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
@@ -114,6 +115,9 @@ pub struct AppState<S: Store> {
     /// refused after the event was folded in), with the epoch of the fold it was staged
     /// on; refolded from the store when next locked.
     pub stale: std::sync::Mutex<HashMap<i64, u64>>,
+    /// "Game `id` changed": sent after every event folded in, for the pages' live updates
+    /// (server-sent events). Receivers that lag only miss a wake-up: they re-read the game.
+    pub changes: tokio::sync::broadcast::Sender<i64>,
 }
 
 impl<S: Store> AppState<S> {
@@ -136,6 +140,7 @@ impl<S: Store> AppState<S> {
             games: RwLock::new(games),
             logins: ratelimit::Limiter::default(),
             stale: Default::default(),
+            changes: tokio::sync::broadcast::channel(256).0,
         })
     }
 
@@ -269,6 +274,7 @@ pub async fn commit<S: Store>(
     }
     let new = NewEvent { at: now, author, client_request_id: request, kind, payload };
     let pending = st.store.append(id, expected, new);
+    let _ = st.changes.send(id);
     let (st, epoch, durable) = (st.clone(), slot.epoch, slot.durable.clone());
     Ok(Staged(StagedWait::Pending(tokio::spawn(async move {
         match pending.await {
@@ -318,17 +324,33 @@ pub fn durable_request<S: Store>(st: &Arc<AppState<S>>, slot: &Slot, request: St
     })))
 }
 
+/// Before the host resolves the open day early: the standing Palms bloom flags become
+/// host penalties, each once and durable (the same entries as at the deadline).
+pub async fn palms_penalties<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64) -> Result<(), ApiError> {
+    for _ in 0..live::MAX_SLOTS {
+        let Some(GameEvent::Order { day, order }) = slot.live.palms_due(now) else { return Ok(()) };
+        let rid = format!("sched:palms:{day}:{}", order.target.as_deref().unwrap_or(""));
+        let staged = commit(st, slot, GameEvent::Order { day, order }, None, Some(rid), now).await?;
+        if let Committed::Duplicate(_) = staged.durable().await? {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
 /// Runs every scheduler step of a game that is due at `now` (the 13:00 stage, the
 /// resolution, the next opening), each exactly once: its request id names the step. Each
 /// step is durable before the next is staged (they are rare; the lock is held).
 pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64) -> Result<(), ApiError> {
     st.repair(slot).await?;
-    for _ in 0..8 {
+    // Each step, and before a resolution each standing Palms bloom flag, is one entry.
+    for _ in 0..8 + live::MAX_SLOTS {
         let Some(ev) = slot.live.due(now) else { return Ok(()) };
         let rid = match &ev {
             GameEvent::Midday { day } => format!("sched:midday:{day}"),
             GameEvent::Resolved { day, .. } => format!("sched:resolve:{day}"),
             GameEvent::Opened { day, .. } => format!("sched:open:{day}"),
+            GameEvent::Order { day, order } => format!("sched:palms:{day}:{}", order.target.as_deref().unwrap_or("")),
             _ => return Ok(()),
         };
         if let Committed::Duplicate(_) = commit(st, slot, ev, None, Some(rid), now).await?.durable().await? {
@@ -365,10 +387,11 @@ pub fn spawn_scheduler<S: Store>(st: Arc<AppState<S>>) -> tokio::task::JoinHandl
 /// Largest accepted request body, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 
-/// The whole HTTP API.
+/// The whole HTTP API and the web pages.
 pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
     Router::new()
         .nest("/api", auth::routes::<S>().merge(routes::routes::<S>()))
+        .merge(web::routes::<S>())
         .fallback(|| async { ApiError::NotFound })
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)

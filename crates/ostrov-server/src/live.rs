@@ -70,13 +70,18 @@ impl Config {
         }
         let times = self.schedule.check()?;
         self.deal(self.slots)?;
-        // The deck and the house rules are checked by the engine, on a placeholder roster.
+        self.placeholder()?;
+        Ok(times)
+    }
+
+    /// The game as the engine reads it with placeholder players (all passengers): the
+    /// deck and the house rules checked, for the settings' check and the balance hint.
+    pub fn placeholder(&self) -> Result<Game, String> {
         let mut file = self.file(&vec![Role::Passenger; self.slots]);
         for (i, p) in file.players.iter_mut().enumerate() {
             p.name = format!("p{i}");
         }
-        Game::from_file(&file).map_err(|e| format!("Неверные настройки игры: {e}."))?;
-        Ok(times)
+        Game::from_file(&file).map_err(|e| format!("Неверные настройки игры: {e}."))
     }
 
     /// The game file of this game before any player has joined.
@@ -151,6 +156,65 @@ pub enum GameEvent {
     Paused {},
     /// The host started the clock again; pending times move by the pause's length.
     Resumed {},
+    /// A post to the game's discussion (the day's thread or the pack's chat), with how its
+    /// author spoke when it was sent, as the engine said ([`ostrov_engine::Match::speech`]).
+    Posted { day: u32, post: Post },
+    /// The host flagged a post as a violation (a player's post also gets the host penalty
+    /// of RULES.md §7, a separate `penalty` order).
+    Flagged { post: usize },
+    /// The host dismissed the automatic Palms bloom flag of a post before the deadline.
+    Dismissed { post: usize },
+}
+
+/// Where a post is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Room {
+    /// The day's thread: everyone reads it.
+    Thread,
+    /// The pack's private chat: the pack (werewolves and the halfblood) and the host.
+    Pack,
+}
+
+/// A post as sent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Post {
+    pub user: i64,
+    /// The player's name in this game, or the account name of a spectator or the host.
+    pub name: String,
+    pub room: Room,
+    /// How the author spoke: `host`, `spectator`, or [`ostrov_engine::Speech::id`].
+    pub speaker: String,
+    /// The text, one clean line per paragraph.
+    pub text: String,
+    /// The banned words of a Palms bloom day (R-PALMS-1) found in the text, as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub banned: Vec<String>,
+}
+
+/// The longest post, in characters.
+pub const MAX_POST: usize = 2000;
+/// The most posts one account may send per game day.
+pub const MAX_POSTS_PER_DAY: usize = 300;
+
+/// A post in the game's record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Posted {
+    pub at: i64,
+    pub day: u32,
+    pub post: Post,
+    /// Flagged by the host.
+    pub flagged: bool,
+    /// The automatic Palms bloom flag was dismissed by the host.
+    pub dismissed: bool,
+}
+
+impl Posted {
+    /// An automatic Palms bloom flag that still stands.
+    pub fn palms_standing(&self) -> bool {
+        !self.post.banned.is_empty() && !self.dismissed
+    }
 }
 
 impl GameEvent {
@@ -232,6 +296,8 @@ pub struct Live {
     pub next_open_at: Option<i64>,
     pub paused_at: Option<i64>,
     pub history: Vec<PublicNote>,
+    /// The discussion: every post, in order.
+    pub posts: Vec<Posted>,
     /// The last sequence number folded.
     pub seq: i64,
 }
@@ -260,6 +326,7 @@ impl Live {
             next_open_at: None,
             paused_at: None,
             history: Vec::new(),
+            posts: Vec::new(),
             seq: 0,
         })
     }
@@ -311,6 +378,9 @@ impl Live {
                 return Some(GameEvent::Midday { day });
             }
             if now >= t.deadline_at + GRACE {
+                if let Some(p) = self.palms_due(now) {
+                    return Some(p);
+                }
                 return Some(GameEvent::Resolved { day, early: false });
             }
             return None;
@@ -484,7 +554,79 @@ impl Live {
                     text: "Ведущий снял игру с паузы.".into(),
                 });
             }
+            GameEvent::Posted { day, post } => self.post(*day, post, at)?,
+            GameEvent::Flagged { post } => self.flag(*post, false, at)?,
+            GameEvent::Dismissed { post } => self.flag(*post, true, at)?,
         }
+        Ok(())
+    }
+
+    /// The next standing Palms bloom flag of the open day to become the host penalty
+    /// (at the deadline, or before the host resolves early): a `penalty` order against a
+    /// living author whose vote is not blocked yet. `None` when there is none left.
+    pub fn palms_due(&self, now: i64) -> Option<GameEvent> {
+        let day = self.open_day()?;
+        let m = self.m.as_ref()?;
+        let today = m.today()?;
+        let t = &self.days[day as usize - 1];
+        for p in self.posts.iter().filter(|p| p.day == day && p.palms_standing()) {
+            let Some(seat) = m.find(&p.post.name) else { continue };
+            if today.sent.get(seat.index()).is_none_or(|s| s.penalty) || !m.state.alive(seat) {
+                continue;
+            }
+            let words = p.post.banned.iter().map(|w| format!("«{w}»")).collect::<Vec<_>>().join(", ");
+            let order = OrderEntry {
+                by: "host".into(),
+                act: "penalty".into(),
+                target: Some(p.post.name.clone()),
+                reason: Some(format!("Пальмы цветут, запрещённые слова: {words}")),
+                at: Some(serde_json::json!(self.times.clock(now, t.deadline_at, t.midday_done).to_string())),
+                ..OrderEntry::default()
+            };
+            if self.check_order(day, &order).is_ok() {
+                return Some(GameEvent::Order { day, order });
+            }
+        }
+        None
+    }
+
+    fn post(&mut self, day: u32, post: &Post, at: i64) -> Result<(), Refused> {
+        if day as usize != self.days.len() {
+            return Err(state("not_now", "Сообщение можно написать только в текущий день."));
+        }
+        let n = post.text.chars().count();
+        if post.text.trim().is_empty() || n > MAX_POST {
+            return Err(state("bad_post", format!("Сообщение должно быть от 1 до {MAX_POST} символов, а в нём {n}.")));
+        }
+        let today = self.posts.iter().filter(|p| p.day == day && p.post.user == post.user).count();
+        if today >= MAX_POSTS_PER_DAY {
+            return Err(state("too_many_posts", format!("Не больше {MAX_POSTS_PER_DAY} сообщений за день.")));
+        }
+        self.posts.push(Posted { at, day, post: post.clone(), flagged: false, dismissed: false });
+        Ok(())
+    }
+
+    fn flag(&mut self, post: usize, dismiss: bool, at: i64) -> Result<(), Refused> {
+        let open = self.open_day();
+        let Some(p) = self.posts.get_mut(post) else {
+            return Err(state("no_post", "Такого сообщения нет."));
+        };
+        let no = post + 1;
+        let text = if dismiss {
+            if p.post.banned.is_empty() || p.dismissed || open != Some(p.day) {
+                return Err(state("not_now", "Снять можно только автоматическую отметку «Пальм» открытого дня."));
+            }
+            p.dismissed = true;
+            format!("Ведущий снял отметку «Пальмы цветут» с сообщения №{no} ({}).", p.post.name)
+        } else {
+            if p.flagged {
+                return Err(state("already_flagged", "Это сообщение уже отмечено как нарушение."));
+            }
+            p.flagged = true;
+            format!("Ведущий отметил сообщение №{no} ({}) как нарушение.", p.post.name)
+        };
+        let day = p.day;
+        self.history.push(PublicNote { at, day, text });
         Ok(())
     }
 

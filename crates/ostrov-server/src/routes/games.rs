@@ -13,12 +13,25 @@ use serde_json::json;
 use super::{locked, request_id, who, Body, Id, Object, St};
 use crate::live::{Config, GameEvent, Live};
 use crate::view::{self, Viewer};
-use crate::{commit, ApiError, Slot};
+use std::sync::Arc;
+
+use crate::{commit, ApiError, AppState, Slot};
 
 /// `POST /api/games`: the host creates a game; the response has its id and invite code.
 pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>) -> Result<Response, ApiError> {
     let user = who(&st, &h, true).await?;
-    let Object(mut config) = body?;
+    let Object(config) = body?;
+    let (_, v) = create_game(&st, user, config).await?;
+    Ok((StatusCode::CREATED, Json(v)).into_response())
+}
+
+/// Creates a game hosted by `user` (the settings checked first): its id and the host's
+/// view of it with the invite code.
+pub async fn create_game<S: Store>(
+    st: &Arc<AppState<S>>,
+    user: i64,
+    mut config: Config,
+) -> Result<(i64, serde_json::Value), ApiError> {
     if config.seed.is_none() {
         config.seed = Some(OsRng.next_u64() >> 1);
     }
@@ -52,11 +65,11 @@ pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>
                 .write()
                 .map_err(|_| ApiError::Internal("games lock".into()))?
                 .insert(id, std::sync::Arc::new(tokio::sync::Mutex::new(slot)));
-            Ok::<_, ApiError>(v)
+            let _ = st.changes.send(id);
+            Ok::<_, ApiError>((id, v))
         })
     };
-    let v = task.await.map_err(|e| ApiError::Internal(e.to_string()))??;
-    Ok((StatusCode::CREATED, Json(v)).into_response())
+    task.await.map_err(|e| ApiError::Internal(e.to_string()))?
 }
 
 /// `GET /api/games`: every game, public facts only.
@@ -96,7 +109,8 @@ pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Re
     Ok(Json(v).into_response())
 }
 
-async fn by_invite<S: Store>(st: &crate::AppState<S>, invite: &str) -> Result<i64, ApiError> {
+/// The game of an invite code.
+pub async fn by_invite<S: Store>(st: &AppState<S>, invite: &str) -> Result<i64, ApiError> {
     if invite.len() > 64 {
         return Err(ApiError::NotFound);
     }
@@ -167,6 +181,20 @@ pub async fn start<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<R
     let user = who(&st, &h, true).await?;
     let Path(id) = id?;
     let (mut slot, now) = locked(&st, id).await?;
+    let staged = start_game(&st, &mut slot, user, now).await?;
+    let v = view::game(&slot.live, Viewer::Host, now);
+    drop(slot);
+    let c = staged.durable().await?;
+    Ok(Json(json!({"seq": c.seq(), "game": v})).into_response())
+}
+
+/// The host `user` starts the game: the roles dealt by the seed, day 1 open (staged).
+pub async fn start_game<S: Store>(
+    st: &Arc<AppState<S>>,
+    slot: &mut Slot,
+    user: i64,
+    now: i64,
+) -> Result<crate::Staged, ApiError> {
     if slot.live.host != user {
         return Err(ApiError::Forbidden);
     }
@@ -179,9 +207,5 @@ pub async fn start<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<R
     }
     let roles = slot.live.config.deal(n).map_err(|m| ApiError::Conflict("bad_setup", m))?;
     let roles = roles.iter().map(|r| r.id().to_string()).collect();
-    let staged = commit(&st, &mut slot, GameEvent::Started { roles }, Some(user), None, now).await?;
-    let v = view::game(&slot.live, Viewer::Host, now);
-    drop(slot);
-    let c = staged.durable().await?;
-    Ok(Json(json!({"seq": c.seq(), "game": v})).into_response())
+    commit(st, slot, GameEvent::Started { roles }, Some(user), None, now).await
 }

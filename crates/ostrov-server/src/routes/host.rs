@@ -17,7 +17,9 @@ use serde_json::json;
 use super::{locked, request_id, who, St};
 use crate::live::{Fix, GameEvent, Status};
 use crate::view::{self, Viewer};
-use crate::{commit, ApiError};
+use std::sync::Arc;
+
+use crate::{commit, ApiError, AppState};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -113,7 +115,19 @@ pub async fn act<S: Store>(
     let user = who(&st, &h, true).await?;
     let Path((id, action)) = p?;
     let body = body.map_err(|_| ApiError::BadRequest("Тело запроса слишком велико или не читается.".into()))?;
-    let (mut slot, now) = locked(&st, id).await?;
+    Ok(Json(host_action(&st, id, user, &action, &body).await?).into_response())
+}
+
+/// A host action (`answer`, `penalty`, `remove`, `fix`, `extend`, `resolve`, `pause`,
+/// `resume`) with its JSON body, by `user` in game `id`, durable: the API's answer.
+pub async fn host_action<S: Store>(
+    st: &Arc<AppState<S>>,
+    id: i64,
+    user: i64,
+    action: &str,
+    body: &Bytes,
+) -> Result<serde_json::Value, ApiError> {
+    let (mut slot, now) = locked(st, id).await?;
     if slot.live.host != user {
         return Err(ApiError::Forbidden);
     }
@@ -130,22 +144,22 @@ pub async fn act<S: Store>(
         o.at = Some(json!(at.to_string()));
         Ok((d, o))
     };
-    let (ev, rid) = match action.as_str() {
+    let (ev, rid) = match action {
         "answer" => {
-            let b: Answer = parse_req(&body)?;
+            let b: Answer = parse_req(body)?;
             let (day, order) = with_clock(host_order("answer", None, None, Some(b.answer)))?;
             (GameEvent::Order { day, order }, b.request_id)
         }
         "penalty" | "remove" => {
-            let b: Against = parse_req(&body)?;
+            let b: Against = parse_req(body)?;
             if b.reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
                 return Err(ApiError::BadRequest("Причина длиннее 500 символов.".into()));
             }
-            let (day, order) = with_clock(host_order(&action, Some(b.target), b.reason, None))?;
+            let (day, order) = with_clock(host_order(action, Some(b.target), b.reason, None))?;
             (GameEvent::Order { day, order }, b.request_id)
         }
         "fix" => {
-            let b: FixBody = parse_req(&body)?;
+            let b: FixBody = parse_req(body)?;
             let day = match (b.day, open) {
                 (Some(d), _) => d,
                 (None, Some(d)) => d,
@@ -155,7 +169,7 @@ pub async fn act<S: Store>(
             (GameEvent::Fixed { day, fix }, b.request_id)
         }
         "extend" => {
-            let b: Extend = parse_req(&body)?;
+            let b: Extend = parse_req(body)?;
             let day = need_open()?;
             let current = live.days[day as usize - 1].deadline_at;
             let deadline_at = match (&b.deadline, b.minutes) {
@@ -173,17 +187,20 @@ pub async fn act<S: Store>(
             (GameEvent::Extended { day, deadline_at }, b.request_id)
         }
         "resolve" => {
-            let b: Plain = parse(&body)?;
+            let b: Plain = parse(body)?;
             (GameEvent::Resolved { day: need_open()?, early: true }, b.request_id)
         }
-        "pause" => (GameEvent::Paused {}, parse::<Plain>(&body)?.request_id),
-        "resume" => (GameEvent::Resumed {}, parse::<Plain>(&body)?.request_id),
+        "pause" => (GameEvent::Paused {}, parse::<Plain>(body)?.request_id),
+        "resume" => (GameEvent::Resumed {}, parse::<Plain>(body)?.request_id),
         _ => return Err(ApiError::NotFound),
     };
     let rid = request_id(user, rid)?;
-    let staged = commit(&st, &mut slot, ev, Some(user), rid, now).await?;
+    if matches!(ev, GameEvent::Resolved { .. }) {
+        crate::palms_penalties(st, &mut slot, now).await?;
+    }
+    let staged = commit(st, &mut slot, ev, Some(user), rid, now).await?;
     let v = view::game(&slot.live, Viewer::Host, now);
     drop(slot);
     let c = staged.durable().await?;
-    Ok(Json(json!({"seq": c.seq(), "game": v})).into_response())
+    Ok(json!({"seq": c.seq(), "game": v}))
 }

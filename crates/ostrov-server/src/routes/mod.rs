@@ -4,6 +4,10 @@
 mod games;
 mod host;
 mod orders;
+
+pub use games::{by_invite, create_game, start_game};
+pub use host::host_action;
+pub use orders::{send_order, OrderBody};
 mod papers;
 
 use std::sync::Arc;
@@ -20,7 +24,7 @@ use tokio::sync::OwnedMutexGuard;
 use crate::auth::{require_csrf, user_of};
 use crate::{advance, ApiError, AppState, Slot};
 
-type St<S> = State<Arc<AppState<S>>>;
+pub(crate) type St<S> = State<Arc<AppState<S>>>;
 type Body<T> = Result<Object<T>, ApiError>;
 
 /// A JSON request body that must be a JSON object (serde would also read a struct from an
@@ -77,7 +81,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
 
 /// The game `id`, locked, with its due scheduler steps run first (so a request after a
 /// deadline sees the resolved day even between two scheduler ticks).
-async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<Slot>, i64), ApiError> {
+pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<Slot>, i64), ApiError> {
     let game = st.game(id)?;
     let mut slot = game.lock_owned().await;
     let now = st.clock.now();
@@ -96,7 +100,7 @@ async fn who<S: Store>(st: &AppState<S>, h: &HeaderMap, mutating: bool) -> Resul
 
 /// A client request id: at most 100 printable characters; kept per user, so one user's
 /// ids never collide with another's or with the scheduler's.
-fn request_id(user: i64, r: Option<String>) -> Result<Option<String>, ApiError> {
+pub fn request_id(user: i64, r: Option<String>) -> Result<Option<String>, ApiError> {
     match r {
         Some(r) if r.is_empty() || r.chars().count() > 100 || r.chars().any(char::is_control) => {
             Err(ApiError::BadRequest("request_id: от 1 до 100 печатных символов.".into()))

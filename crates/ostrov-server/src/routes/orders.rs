@@ -9,16 +9,18 @@ use axum::Json;
 use ostrov_engine::{fold_name, OrderEntry, Refusal};
 use ostrov_store::Store;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::{locked, request_id, who, Body, Id, Object, St};
 use crate::live::{GameEvent, Status};
 use crate::view;
-use crate::{commit, durable_request, ApiError, Committed};
+use std::sync::Arc;
+
+use crate::{commit, durable_request, ApiError, AppState, Committed};
 
 /// An order as a player sends it: the fields of GAME_FILE.md's orders, without `by` and
 /// `at` (the server knows who and when).
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct OrderBody {
     pub act: String,
@@ -62,6 +64,12 @@ pub async fn send<S: Store>(
     let user = who(&st, &h, true).await?;
     let Path(id) = id?;
     let Object(b) = body?;
+    Ok(Json(send_order(&st, id, user, b).await?).into_response())
+}
+
+/// The order of `user` in game `id`, checked by the engine and stored durably: the API's
+/// answer.
+pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: OrderBody) -> Result<Value, ApiError> {
     short("act", &Some(b.act.clone()), 40)?;
     for (f, v) in [("target", &b.target), ("from", &b.from), ("item", &b.item), ("by", &b.by)] {
         short(f, v, 80)?;
@@ -71,7 +79,7 @@ pub async fn send<S: Store>(
         return Err(ApiError::BadRequest("Поле targets: не больше двух имён.".into()));
     }
     let rid = request_id(user, b.request_id)?;
-    let (mut slot, now) = locked(&st, id).await?;
+    let (mut slot, now) = locked(st, id).await?;
     let live = &slot.live;
     let Some(seat) = live.seat_of(user) else { return Err(ApiError::Forbidden) };
     let me = live.members[seat.index()].name.clone();
@@ -80,7 +88,7 @@ pub async fn send<S: Store>(
     }
     if let Some((r, &seq)) = rid.as_ref().and_then(|r| slot.requests.get_key_value(r)) {
         // The same answer as the first time, once that is durable, read back from the log.
-        let first = durable_request(&st, &slot, r.clone(), seq);
+        let first = durable_request(st, &slot, r.clone(), seq);
         drop(slot);
         first.durable().await?;
         let stored = st.store.events(id).await?.into_iter().find(|e| e.seq == seq);
@@ -90,7 +98,7 @@ pub async fn send<S: Store>(
             v["at"] = order.at.clone().unwrap_or(serde_json::Value::Null);
             v["order"] = json!(order);
         }
-        return Ok(Json(v).into_response());
+        return Ok(v);
     }
     match live.status {
         Status::Lobby => return Err(ApiError::Conflict("not_started", "Игра ещё не началась.".into())),
@@ -129,10 +137,10 @@ pub async fn send<S: Store>(
         reason: None,
         at: Some(json!(at.to_string())),
     };
-    let staged = commit(&st, &mut slot, GameEvent::Order { day, order: entry.clone() }, Some(user), rid, now).await?;
+    let staged = commit(st, &mut slot, GameEvent::Order { day, order: entry.clone() }, Some(user), rid, now).await?;
     drop(slot);
     let c = staged.durable().await?;
-    Ok(Json(json!({
+    Ok(json!({
         "accepted": true,
         "duplicate": matches!(c, Committed::Duplicate(_)),
         "seq": c.seq(),
@@ -140,7 +148,6 @@ pub async fn send<S: Store>(
         "at": at.to_string(),
         "order": entry,
     }))
-    .into_response())
 }
 
 /// `GET /api/games/{id}/orders`: the caller's accepted orders of the open day.

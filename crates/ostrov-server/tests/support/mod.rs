@@ -9,6 +9,8 @@
 //! ```
 #![allow(dead_code)]
 
+pub mod browser;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};

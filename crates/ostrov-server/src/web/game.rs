@@ -1,0 +1,468 @@
+//! The game page: the lobby (invite, players joined, start), then the day for a player
+//! (event, deadline, role, item, order forms, inbox, newspapers, players, the thread and
+//! the pack's chat), for a spectator (what is public), and for the host (everything, with
+//! one-click host actions, the day's orders as they arrive and the last resolution's log).
+
+use std::sync::Arc;
+
+use askama::Template;
+use axum::body::Bytes;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Form, Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use ostrov_engine::{Event, PlayerId};
+use ostrov_paper::Format;
+use ostrov_store::Store;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::forms::{order_forms, OrderForm, PostedOrder};
+use super::text::{countdown, game_status, players_ru, when, When};
+use super::thread::{thread_view, ThreadView};
+use super::{page, to, Chrome, Visitor, WebError};
+use crate::live::{Live, Room, Status};
+use crate::routes::{host_action, locked, send_order, St};
+use crate::view::{self, Viewer};
+use crate::{ApiError, AppState};
+
+/// A refusal to show next to one form (`key`: the form's act or action).
+#[derive(Default)]
+pub struct Notes {
+    pub key: String,
+    pub message: String,
+}
+
+impl Notes {
+    pub fn error(key: &str, message: String) -> Notes {
+        Notes { key: key.to_string(), message }
+    }
+    fn get(&self, key: &str) -> Option<&str> {
+        (self.key == key && !self.message.is_empty()).then_some(self.message.as_str())
+    }
+}
+
+/// A player in the list.
+pub struct PlayerRow {
+    pub pos: usize,
+    pub name: String,
+    pub alive: bool,
+    pub status: String,
+    pub role: Option<String>,
+    pub item: Option<String>,
+    pub you: bool,
+}
+
+pub struct OpenDay {
+    pub day: u32,
+    pub event: Option<(String, String)>,
+    pub phase: &'static str,
+    pub midday: Option<When>,
+    pub deadline: When,
+    pub left: String,
+}
+
+pub struct You {
+    pub name: String,
+    pub alive: bool,
+    pub role: String,
+    pub item: Option<String>,
+    pub pack: Vec<String>,
+    pub speech: &'static str,
+}
+
+pub struct PaperLink {
+    pub title: String,
+    pub url: String,
+}
+
+pub struct HostPanel {
+    pub invite: String,
+    pub orders: Vec<String>,
+    pub log: Vec<String>,
+    pub log_day: u32,
+    pub bbcode: Option<String>,
+    pub living: Vec<String>,
+    pub question: Option<String>,
+    pub events: Vec<(&'static str, &'static str)>,
+    pub open: bool,
+    pub paused: bool,
+    pub running: bool,
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+pub struct GamePage<'a> {
+    pub c: Chrome<'a>,
+    pub id: i64,
+    pub title: String,
+    pub status: String,
+    pub lobby: bool,
+    pub members: Vec<String>,
+    pub seats: String,
+    pub invite_url: Option<String>,
+    pub viewer: &'static str,
+    pub open: Option<OpenDay>,
+    pub next_open: Option<When>,
+    pub winner: Option<String>,
+    pub you: Option<You>,
+    pub forms: Vec<OrderForm>,
+    pub players: Vec<PlayerRow>,
+    pub inbox: Vec<(u32, String)>,
+    pub papers: Vec<PaperLink>,
+    pub history: Vec<(String, String)>,
+    pub thread: ThreadView,
+    pub pack_thread: Option<ThreadView>,
+    pub host: Option<HostPanel>,
+    pub start_error: Option<String>,
+    pub host_error: Option<(String, String)>,
+}
+
+impl GamePage<'_> {
+    pub fn host_err(&self, key: &str) -> Option<&str> {
+        self.host_error.as_ref().filter(|(k, _)| k == key).map(|(_, m)| m.as_str())
+    }
+}
+
+fn paper_title(day: u32, kind: &str) -> String {
+    match kind {
+        "bulletin" => format!("День {day}: сводка в 13:00"),
+        "evening" => format!("День {day}: итоги дня"),
+        _ => "Итоговая газета".to_string(),
+    }
+}
+
+/// The players in list order as `viewer` may see them (the same view as the API's).
+fn players(live: &Live, viewer: Viewer, now: i64) -> Vec<PlayerRow> {
+    let v = view::game(live, viewer, now);
+    let Some(list) = v["players"].as_array() else { return Vec::new() };
+    let you = match viewer {
+        Viewer::Player(p) => live.m.as_ref().map(|m| m.state.name(p).to_string()),
+        _ => None,
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let name = p["name"].as_str().unwrap_or_default().to_string();
+            let alive = p["alive"].as_bool().unwrap_or(false);
+            let status = match (&p["death"]["how"], &p["death"]["day"]) {
+                (serde_json::Value::String(how), d) => {
+                    let how = match how.as_str() {
+                        "lynch" => "линчеван",
+                        "night" => "погиб ночью",
+                        _ => "исключён ведущим",
+                    };
+                    format!("{how}, день {}", d.as_u64().unwrap_or(0))
+                }
+                _ => "в игре".to_string(),
+            };
+            let item = match &p["item"] {
+                serde_json::Value::Null => p.get("item").map(|_| "нет вещи".to_string()),
+                i => Some(format!(
+                    "{}{}",
+                    i["name"].as_str().unwrap_or_default(),
+                    if i["charged"].as_bool() == Some(false) { " (использована)" } else { "" }
+                )),
+            };
+            PlayerRow {
+                pos: i + 1,
+                you: you.as_deref() == Some(name.as_str()),
+                name,
+                alive,
+                status,
+                role: p["role"]["name"].as_str().map(str::to_string),
+                item,
+            }
+        })
+        .collect()
+}
+
+/// The whole page for `visitor` (signed in) of game `id` at `now`.
+pub fn render_game_page<'a>(
+    v: &'a Visitor,
+    live: &Live,
+    invite: Option<String>,
+    now: i64,
+    notes: &Notes,
+) -> GamePage<'a> {
+    let user = v.user.as_ref().map_or(-1, |u| u.0);
+    let viewer = Viewer::of(live, user);
+    let tz = live.config.schedule.tz.as_str();
+    let m = live.m.as_ref();
+    let open = live.open_day().zip(m).map(|(d, m)| {
+        let t = &live.days[d as usize - 1];
+        let deadline = live.deadline(now).unwrap_or(t.deadline_at);
+        OpenDay {
+            day: d,
+            event: m.state.event.map(|e: Event| (e.ru().to_string(), e.meaning_ru().to_string())),
+            phase: if t.midday_done {
+                "вторая половина дня (после 13:00)"
+            } else {
+                "первая половина дня (до 13:00)"
+            },
+            midday: (!t.midday_done).then(|| when(t.midday_at, tz)),
+            deadline: when(deadline, tz),
+            left: if live.paused_at.is_some() {
+                "игра на паузе".to_string()
+            } else {
+                countdown(deadline - now)
+            },
+        }
+    });
+    let you = match (viewer, m) {
+        (Viewer::Player(p), Some(m)) => {
+            let pl = m.state.player(p);
+            Some(You {
+                name: pl.name.clone(),
+                alive: pl.alive,
+                role: if pl.turned {
+                    format!("{} (обратился в оборотня)", pl.role.ru())
+                } else {
+                    pl.role.ru().to_string()
+                },
+                item: pl
+                    .item
+                    .map(|h| format!("{}{}", h.item.ru(), if h.charged { "" } else { " — использована, не заряжена" })),
+                pack: view::pack_of(m, p)
+                    .into_iter()
+                    .filter(|q| *q != p)
+                    .map(|q| m.state.name(q).to_string())
+                    .collect(),
+                speech: m.speech(p).ru(),
+            })
+        }
+        _ => None,
+    };
+    let forms = match viewer {
+        Viewer::Player(p) if live.status == Status::Running => {
+            order_forms(live, p, now, (!notes.key.is_empty()).then_some((notes.key.as_str(), notes.message.as_str())))
+        }
+        _ => Vec::new(),
+    };
+    let inbox = match (viewer, m) {
+        (Viewer::Player(p), Some(m)) => m
+            .state
+            .notices
+            .iter()
+            .filter(|n| n.to == p)
+            .map(|n| (n.day, ostrov_engine::notice_text(&m.state, &n.kind)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let papers = view::published(live)
+        .into_iter()
+        .rev()
+        .map(|(d, k)| PaperLink { title: paper_title(d, k), url: format!("/games/{}/papers/{d}/{k}", live.id) })
+        .collect();
+    let history =
+        live.history.iter().rev().map(|n| (when(n.at, tz).text, n.text.clone())).collect::<Vec<(String, String)>>();
+    let in_pack = match (viewer, m) {
+        (Viewer::Player(p), Some(m)) => !view::pack_of(m, p).is_empty(),
+        (Viewer::Host, Some(_)) => true,
+        _ => false,
+    };
+    let thread = thread_view(live, v, Room::Thread, notes.get("post"));
+    let pack_thread = in_pack.then(|| thread_view(live, v, Room::Pack, notes.get("post_pack")));
+    let host = (viewer == Viewer::Host).then(|| host_panel(live, invite.clone().unwrap_or_default(), now));
+    let host_error = (viewer == Viewer::Host && !notes.key.is_empty() && notes.key.starts_with("host_"))
+        .then(|| (notes.key.clone(), notes.message.clone()));
+    GamePage {
+        c: Chrome::new(v, live.config.title.clone()),
+        id: live.id,
+        title: live.config.title.clone(),
+        status: game_status(live),
+        lobby: live.status == Status::Lobby,
+        members: live.members.iter().map(|m| m.name.clone()).collect(),
+        seats: format!("{} из {}", live.members.len(), players_ru(live.config.slots)),
+        invite_url: invite.filter(|_| viewer == Viewer::Host).map(|i| format!("/join/{i}")),
+        viewer: match viewer {
+            Viewer::Host => "host",
+            Viewer::Player(_) => "player",
+            Viewer::Outsider => "spectator",
+        },
+        open,
+        next_open: live.next_open_at.filter(|_| live.open_day().is_none()).map(|t| when(t, tz)),
+        winner: live.winner().map(|w| w.ru().to_string()),
+        you,
+        forms,
+        players: players(live, viewer, now),
+        inbox,
+        papers,
+        history,
+        thread,
+        pack_thread,
+        host,
+        start_error: notes.get("start").map(str::to_string),
+        host_error,
+    }
+}
+
+fn host_panel(live: &Live, invite: String, now: i64) -> HostPanel {
+    let orders = view::orders_of(live, None)
+        .iter()
+        .map(|o| {
+            let named: Vec<String> = ["from", "target"]
+                .iter()
+                .filter_map(|k| o[*k].as_str().map(str::to_string))
+                .chain(o["targets"].as_array().into_iter().flatten().filter_map(|t| t.as_str().map(str::to_string)))
+                .collect();
+            let mut s = format!(
+                "{} {}: {}",
+                o["at"].as_str().unwrap_or(""),
+                o["by"].as_str().unwrap_or(""),
+                o["act"].as_str().and_then(ostrov_engine::Act::parse).map_or("?", |a| a.ru())
+            );
+            if !named.is_empty() {
+                s.push_str(" → ");
+                s.push_str(&named.join(", "));
+            }
+            if let Some(i) = o["item"].as_str() {
+                s.push_str(&format!(" ({i})"));
+            }
+            if let Some(t) = o["text"].as_str() {
+                s.push_str(&format!(" «{t}»"));
+            }
+            s
+        })
+        .collect();
+    let m = live.m.as_ref();
+    let last = live.days.iter().rposition(|d| d.resolved_at.is_some()).map(|i| i as u32 + 1);
+    let (log, bbcode) = match (m, last) {
+        (Some(m), Some(d)) => (
+            m.record(d).map(|r| r.log.iter().map(|e| format!("{}. {}", e.step, e.text)).collect()).unwrap_or_default(),
+            Some(ostrov_paper::evening(m, d).render(Format::Bbcode)),
+        ),
+        _ => (Vec::new(), None),
+    };
+    let question = m.and_then(|m| m.today()).and_then(|t| {
+        t.question
+            .as_ref()
+            .filter(|_| t.answer.is_none())
+            .map(|(p, q)| format!("{}: «{q}»", m.map_or("", |m| m.state.name(*p))))
+    });
+    let _ = now;
+    HostPanel {
+        invite,
+        orders,
+        log,
+        log_day: last.unwrap_or(0),
+        bbcode,
+        living: m.map(|m| m.state.living().map(|p| m.state.name(p).to_string()).collect()).unwrap_or_default(),
+        question,
+        events: Event::ALL.iter().map(|e| (e.id(), e.ru())).collect(),
+        open: live.open_day().is_some(),
+        paused: live.paused_at.is_some(),
+        running: live.status == Status::Running,
+    }
+}
+
+/// Renders the page of game `id` for `v` (status 422 when `notes` holds a refusal).
+pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes: Notes) -> Result<Response, WebError> {
+    let user = v.id()?;
+    let invite = st.store.game(id).await?.map(|g| g.invite);
+    let (slot, now) = locked(st, id).await?;
+    let invite = invite.filter(|_| slot.live.host == user);
+    let p = render_game_page(v, &slot.live, invite, now, &notes);
+    let status = if notes.message.is_empty() { StatusCode::OK } else { StatusCode::UNPROCESSABLE_ENTITY };
+    Ok(page(v, status, &p))
+}
+
+type Id = Result<Path<i64>, PathRejection>;
+
+/// `GET /games/{id}`.
+pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    render(&st, &v, id, Notes::default()).await
+}
+
+/// `POST /games/{id}/order`: a player's order from its form.
+pub async fn order<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    Form(f): Form<PostedOrder>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    let act = f.act.trim().to_string();
+    match send_order(&st, id, user, f.body()).await {
+        Ok(_) => Ok(to(&format!("/games/{id}#order-{act}"))),
+        Err(e @ ApiError::Internal(_)) => Err(e.into()),
+        Err(ApiError::Forbidden) => Err(ApiError::Forbidden.into()),
+        Err(e) => render(&st, &v, id, Notes::error(&act, e.message())).await,
+    }
+}
+
+/// A host action's form.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct HostForm {
+    csrf: String,
+    action: String,
+    target: String,
+    reason: String,
+    answer: String,
+    minutes: String,
+    event: String,
+}
+
+/// `POST /games/{id}/host`: one of the host's powers, as the API's host action.
+pub async fn host<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    Form(f): Form<HostForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    let key = format!("host_{}", f.action);
+    let reason = ostrov_engine::clean_line(&f.reason);
+    let body = match f.action.as_str() {
+        "answer" => match f.answer.as_str() {
+            "yes" => json!({"answer": true}),
+            "no" => json!({"answer": false}),
+            _ => return render(&st, &v, id, Notes::error(&key, "Выберите ответ: «да» или «нет».".into())).await,
+        },
+        "penalty" | "remove" => {
+            if f.target.trim().is_empty() {
+                return render(&st, &v, id, Notes::error(&key, "Выберите игрока.".into())).await;
+            }
+            let mut b = json!({"target": f.target.trim()});
+            if !reason.is_empty() {
+                b["reason"] = json!(reason);
+            }
+            b
+        }
+        "extend" => match f.minutes.trim().parse::<u32>() {
+            Ok(n) if (1..=20160).contains(&n) => json!({"minutes": n}),
+            _ => {
+                let m = "Укажите, на сколько минут продлить день: целое число от 1 до 20160.".to_string();
+                return render(&st, &v, id, Notes::error(&key, m)).await;
+            }
+        },
+        "fix" => {
+            if f.event.trim().is_empty() {
+                return render(&st, &v, id, Notes::error(&key, "Выберите событие дня.".into())).await;
+            }
+            json!({"event": f.event.trim()})
+        }
+        "resolve" | "pause" | "resume" => json!({}),
+        _ => return render(&st, &v, id, Notes::error("host_", "Неизвестное действие ведущего.".into())).await,
+    };
+    let bytes = Bytes::from(body.to_string());
+    match host_action(&st, id, user, &f.action, &bytes).await {
+        Ok(_) => Ok(to(&format!("/games/{id}"))),
+        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
+        Err(e) => render(&st, &v, id, Notes::error(&key, e.message())).await,
+    }
+}
+
+/// Whether `p` is in the pack of the running match (werewolves and the halfblood).
+pub fn in_pack(live: &Live, p: PlayerId) -> bool {
+    live.m.as_ref().is_some_and(|m| !view::pack_of(m, p).is_empty())
+}

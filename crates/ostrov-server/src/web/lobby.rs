@@ -1,0 +1,489 @@
+//! The home page (my games, games open to join), creating a game with the live balance
+//! hint, the invite page, joining and starting.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Form, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use ostrov_engine::{plural, Role, RulesEntry};
+use ostrov_store::Store;
+use serde::Deserialize;
+
+use super::text::{game_status, players_ru};
+use super::{page, to, Chrome, Visitor, WebError};
+use crate::live::{Config, GameEvent, Status, MAX_SLOTS};
+use crate::routes::St;
+use crate::schedule::Schedule;
+use crate::{commit, ApiError};
+
+/// A game in a list.
+pub struct Row {
+    pub id: i64,
+    pub title: String,
+    pub status: String,
+    pub seats: String,
+    pub invite: Option<String>,
+    pub role: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct Home<'a> {
+    c: Chrome<'a>,
+    mine: Vec<Row>,
+    open: Vec<Row>,
+}
+
+/// `GET /`: a visitor sees what the game is and how to start; a user their games and the
+/// games open to join.
+pub async fn home<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let mut mine = Vec::new();
+    let mut open = Vec::new();
+    if let Some((user, _)) = v.user {
+        let invites: HashMap<i64, String> = st.store.games().await?.into_iter().map(|g| (g.id, g.invite)).collect();
+        for id in st.game_ids().into_iter().rev() {
+            let game = st.game(id)?;
+            let slot = game.lock().await;
+            let l = &slot.live;
+            let role = if l.host == user {
+                "вы ведущий"
+            } else if l.seat_of(user).is_some() {
+                "вы играете"
+            } else {
+                ""
+            };
+            let row = Row {
+                id,
+                title: l.config.title.clone(),
+                status: game_status(l),
+                seats: format!("{} из {}", l.members.len(), players_ru(l.config.slots)),
+                invite: invites.get(&id).cloned(),
+                role,
+            };
+            if !role.is_empty() {
+                mine.push(row);
+            } else if l.status == Status::Lobby && l.members.len() < l.config.slots {
+                open.push(row);
+            }
+        }
+    }
+    Ok(page(&v, StatusCode::OK, &Home { c: Chrome::new(&v, "Главная"), mine, open }))
+}
+
+/// The create form as typed (every field a string, so that a bad value comes back to the
+/// form with its message instead of a 422 from the extractor).
+#[derive(Deserialize, Default, Clone)]
+#[serde(default)]
+pub struct CreateForm {
+    csrf: String,
+    title: String,
+    slots: String,
+    /// `recommended` or `custom`.
+    setup: String,
+    deck: String,
+    tie: String,
+    parity: Option<String>,
+    max_days: String,
+    tz: String,
+    open: String,
+    midday: String,
+    deadline: String,
+    #[serde(flatten)]
+    roles: HashMap<String, String>,
+}
+
+/// One role's count field.
+pub struct RoleField {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub count: String,
+}
+
+#[derive(Template)]
+#[template(path = "create.html")]
+struct Create<'a> {
+    c: Chrome<'a>,
+    f: CreateForm,
+    roles: Vec<RoleField>,
+    errors: HashMap<&'static str, String>,
+    h: Hint,
+}
+
+/// The balance hint's fragment.
+#[derive(Template)]
+#[template(path = "balance.html")]
+struct HintFragment {
+    h: Hint,
+}
+
+/// The balance hint for a setup.
+#[derive(Default)]
+pub struct Hint {
+    pub text: Option<String>,
+    pub detail: Option<String>,
+    pub error: Option<String>,
+}
+
+fn role_fields(f: &CreateForm) -> Vec<RoleField> {
+    Role::ALL
+        .iter()
+        .filter(|r| **r != Role::Passenger)
+        .map(|r| RoleField {
+            id: r.id(),
+            name: r.ru(),
+            count: f.roles.get(&format!("role_{}", r.id())).cloned().unwrap_or_default(),
+        })
+        .collect()
+}
+
+fn defaults() -> CreateForm {
+    let s = Schedule::default();
+    CreateForm {
+        slots: "8".into(),
+        setup: "recommended".into(),
+        tie: "random".into(),
+        max_days: "40".into(),
+        tz: s.tz,
+        open: s.open,
+        midday: s.midday,
+        deadline: s.deadline,
+        ..CreateForm::default()
+    }
+}
+
+/// Reads the form into a game's settings; the errors by field.
+fn config_of(f: &CreateForm) -> Result<Config, HashMap<&'static str, String>> {
+    let mut errors = HashMap::new();
+    let title = f.title.trim().to_string();
+    if title.is_empty() || title.chars().count() > 120 || title.chars().any(crate::routes::invisible) {
+        errors.insert("title", "Название игры должно быть от 1 до 120 символов, без невидимых символов.".to_string());
+    }
+    let slots = match f.slots.trim().parse::<usize>() {
+        Ok(n) if (ostrov_engine::MIN_PLAYERS..=MAX_SLOTS).contains(&n) => n,
+        _ => {
+            errors.insert(
+                "slots",
+                format!("Число игроков — целое число от {} до {MAX_SLOTS}.", ostrov_engine::MIN_PLAYERS),
+            );
+            ostrov_engine::MIN_PLAYERS
+        }
+    };
+    let setup = if f.setup == "custom" {
+        let mut parts = Vec::new();
+        for r in Role::ALL.iter().filter(|r| **r != Role::Passenger) {
+            let raw = f.roles.get(&format!("role_{}", r.id())).map(|s| s.trim()).unwrap_or("");
+            match raw.parse::<u16>() {
+                _ if raw.is_empty() => {}
+                Ok(0) => {}
+                Ok(n) if n <= MAX_SLOTS as u16 => parts.push(format!("{}={n}", r.id())),
+                _ => {
+                    errors.insert("setup", format!("Число ролей «{}» — целое число от 0 до {MAX_SLOTS}.", r.ru()));
+                }
+            }
+        }
+        if parts.is_empty() {
+            errors.insert("setup", "Укажите, сколько каких ролей в игре (остальные — пассажиры).".to_string());
+        }
+        Some(parts.join(","))
+    } else {
+        None
+    };
+    let deck: Vec<String> =
+        f.deck.split([',', ';', '\n']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect();
+    if deck.len() > 4 * MAX_SLOTS {
+        errors.insert("deck", format!("В колоде не больше {} карт.", 4 * MAX_SLOTS));
+    }
+    let max_days = match f.max_days.trim() {
+        "" => None,
+        s => match s.parse::<u32>() {
+            Ok(n) if (1..=ostrov_engine::MAX_DAYS as u32).contains(&n) => Some(n),
+            _ => {
+                errors.insert("max_days", format!("Число дней — от 1 до {}.", ostrov_engine::MAX_DAYS));
+                None
+            }
+        },
+    };
+    let tie = match f.tie.as_str() {
+        "" | "random" => None,
+        t @ ("none" | "all") => Some(t.to_string()),
+        _ => {
+            errors.insert("tie", "Выберите правило ничьей из списка.".to_string());
+            None
+        }
+    };
+    let rules = RulesEntry { tie, parity: f.parity.as_ref().map(|_| true), max_days, ..RulesEntry::default() };
+    let schedule = Schedule {
+        tz: f.tz.trim().to_string(),
+        open: f.open.trim().to_string(),
+        midday: f.midday.trim().to_string(),
+        deadline: f.deadline.trim().to_string(),
+    };
+    if let Err(e) = schedule.check() {
+        errors.insert("schedule", e);
+    }
+    let config = Config {
+        title,
+        slots,
+        setup,
+        deck: (!deck.is_empty()).then_some(deck),
+        rules: Some(rules),
+        seed: None,
+        shuffle: false,
+        schedule,
+    };
+    if errors.is_empty() {
+        if let Err(e) = config.deal(slots) {
+            errors.insert("setup", e);
+        } else if let Err(e) = config.placeholder() {
+            errors.insert("deck", e);
+        }
+    }
+    if errors.is_empty() {
+        Ok(config)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The settings to estimate: the form's, the title aside (the hint does not need one).
+fn to_estimate(f: &CreateForm) -> Result<Config, HashMap<&'static str, String>> {
+    let mut f = f.clone();
+    if f.title.trim().is_empty() {
+        f.title = "—".into();
+    }
+    config_of(&f)
+}
+
+/// The most simulated games per balance request (a few hundred milliseconds of one core
+/// at most, whatever the setup).
+pub const BALANCE_GAMES: u64 = 3000;
+
+/// The simulator's estimate for the settings.
+fn hint_of(config: &Config) -> Hint {
+    let roles = match config.deal(config.slots) {
+        Ok(r) => r,
+        Err(e) => return Hint { error: Some(e), ..Hint::default() },
+    };
+    let game = match config.placeholder() {
+        Ok(g) => g,
+        Err(e) => return Hint { error: Some(e), ..Hint::default() },
+    };
+    let cfg = ostrov_bots::Config {
+        roles,
+        rules: game.setup.rules.clone(),
+        deck: game.setup.deck.clone(),
+        games: BALANCE_GAMES,
+        bots: ostrov_bots::BotKind::Sensible,
+        seed: 20261204,
+    };
+    let s = ostrov_bots::simulate(&cfg);
+    let pct = |r: &ostrov_bots::Rate| (r.rate * 100.0).round() as u64;
+    let margin = ((s.civilians.high - s.civilians.low) * 50.0).round().max(1.0) as u64;
+    let mut detail = format!("оборотни — {}%", pct(&s.werewolves));
+    if s.hamster.wins > 0 {
+        detail.push_str(&format!(", хомяк — {}%", pct(&s.hamster)));
+    }
+    if s.draw.wins > 0 {
+        detail.push_str(&format!(", ничья — {}%", pct(&s.draw)));
+    }
+    let days = s.mean_days.round() as u64;
+    detail.push_str(&format!(
+        "; игра длится в среднем {days} {} ({} {} ботов)",
+        plural::form(days, "день", "дня", "дней"),
+        s.games,
+        plural::form(s.games, "партия", "партии", "партий")
+    ));
+    Hint {
+        text: Some(format!("Мирные выигрывают {}% ± {margin}%", pct(&s.civilians))),
+        detail: Some(detail),
+        error: None,
+    }
+}
+
+pub async fn create_page<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    v.id()?;
+    let f = defaults();
+    let hint = match to_estimate(&f) {
+        Ok(c) => {
+            tokio::task::spawn_blocking(move || hint_of(&c)).await.map_err(|e| ApiError::Internal(e.to_string()))?
+        }
+        Err(_) => Hint::default(),
+    };
+    let p = Create {
+        c: Chrome::new(&v, "Новая игра"), roles: role_fields(&f), f, errors: HashMap::new(), h: hint
+    };
+    Ok(page(&v, StatusCode::OK, &p))
+}
+
+/// `GET /new/balance?…`: the hint for the form's settings (an htmx fragment).
+pub async fn balance<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    Query(f): Query<CreateForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    v.id()?;
+    let hint = match to_estimate(&f) {
+        Ok(c) => {
+            tokio::task::spawn_blocking(move || hint_of(&c)).await.map_err(|e| ApiError::Internal(e.to_string()))?
+        }
+        Err(e) => Hint { error: e.into_values().next(), ..Hint::default() },
+    };
+    Ok(page(&v, StatusCode::OK, &HintFragment { h: hint }))
+}
+
+pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<CreateForm>) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    match config_of(&f) {
+        Ok(config) => {
+            let id = crate::routes::create_game(&st, user, config).await?.0;
+            Ok(to(&format!("/games/{id}")))
+        }
+        Err(errors) => {
+            let p = Create {
+                c: Chrome::new(&v, "Новая игра"), roles: role_fields(&f), f, errors, h: Hint::default()
+            };
+            Ok(page(&v, StatusCode::UNPROCESSABLE_ENTITY, &p))
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "invite.html")]
+struct Invite<'a> {
+    c: Chrome<'a>,
+    invite: String,
+    id: i64,
+    title: String,
+    status: String,
+    members: Vec<String>,
+    seats: String,
+    name: String,
+    error: Option<String>,
+    state: &'static str,
+}
+
+async fn invite_view<S: Store>(
+    st: &std::sync::Arc<crate::AppState<S>>,
+    v: &Visitor,
+    invite: &str,
+    name: String,
+    error: Option<String>,
+) -> Result<Response, WebError> {
+    let user = v.id()?;
+    let id = crate::routes::by_invite(st, invite).await?;
+    let (slot, _) = crate::routes::locked(st, id).await?;
+    let l = &slot.live;
+    let state = if l.host == user {
+        "host"
+    } else if l.seat_of(user).is_some() {
+        "joined"
+    } else if l.status != Status::Lobby {
+        "started"
+    } else if l.members.len() >= l.config.slots {
+        "full"
+    } else {
+        "open"
+    };
+    let status = if error.is_some() { StatusCode::UNPROCESSABLE_ENTITY } else { StatusCode::OK };
+    let p = Invite {
+        c: Chrome::new(v, format!("Приглашение: {}", l.config.title)),
+        invite: invite.to_string(),
+        id,
+        title: l.config.title.clone(),
+        status: game_status(l),
+        members: l.members.iter().map(|m| m.name.clone()).collect(),
+        seats: format!("{} из {}", l.members.len(), players_ru(l.config.slots)),
+        name: if name.is_empty() { v.name().to_string() } else { name },
+        error,
+        state,
+    };
+    Ok(page(v, status, &p))
+}
+
+pub async fn invite_page<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Result<Path<String>, PathRejection>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let Path(invite) = p.map_err(ApiError::from)?;
+    invite_view(&st, &v, &invite, String::new(), None).await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct JoinForm {
+    csrf: String,
+    name: String,
+}
+
+pub async fn join<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Result<Path<String>, PathRejection>,
+    Form(f): Form<JoinForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(invite) = p.map_err(ApiError::from)?;
+    let name = f.name.trim().to_string();
+    if name.chars().any(crate::routes::invisible) {
+        let e = "Имя игрока не должно содержать невидимых и управляющих символов.".to_string();
+        return invite_view(&st, &v, &invite, name, Some(e)).await;
+    }
+    let id = crate::routes::by_invite(&st, &invite).await?;
+    let (mut slot, now) = crate::routes::locked(&st, id).await?;
+    match commit(&st, &mut slot, GameEvent::Joined { user, name: name.clone() }, Some(user), None, now).await {
+        Ok(staged) => {
+            drop(slot);
+            staged.durable().await?;
+            Ok(to(&format!("/games/{id}")))
+        }
+        Err(e @ ApiError::Internal(_)) => Err(e.into()),
+        Err(e) => {
+            drop(slot);
+            invite_view(&st, &v, &invite, name, Some(e.message())).await
+        }
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct TokenForm {
+    csrf: String,
+}
+
+/// `POST /games/{id}/start`: the host deals the roles; day 1 opens.
+pub async fn start<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Result<Path<i64>, PathRejection>,
+    Form(f): Form<TokenForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    let (mut slot, now) = crate::routes::locked(&st, id).await?;
+    match crate::routes::start_game(&st, &mut slot, user, now).await {
+        Ok(staged) => {
+            drop(slot);
+            staged.durable().await?;
+            Ok(to(&format!("/games/{id}")))
+        }
+        Err(e @ (ApiError::Conflict(..) | ApiError::Invalid(..))) => {
+            drop(slot);
+            super::game::render(&st, &v, id, super::game::Notes::error("start", e.message())).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}

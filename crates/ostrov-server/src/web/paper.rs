@@ -1,0 +1,91 @@
+//! The newspaper page: public by link, the same content as `ostrov resolve` (ostrov-paper's
+//! HTML rendering), with a server-rendered SVG chart of the day's tally.
+
+use askama::Template;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use ostrov_paper::Format;
+use ostrov_store::Store;
+
+use super::{page, Chrome, Visitor, WebError};
+use crate::routes::{locked, St};
+use crate::view;
+use crate::ApiError;
+
+/// One bar of the tally chart.
+pub struct Bar {
+    pub name: String,
+    pub votes_ru: String,
+    /// The bar's width in the chart's units (0–300) and its row's top.
+    pub width: u32,
+    pub y: u32,
+    pub text_y: u32,
+    pub lynched: bool,
+}
+
+#[derive(Template)]
+#[template(path = "paper.html")]
+struct PaperPage<'a> {
+    c: Chrome<'a>,
+    id: i64,
+    title: String,
+    /// ostrov-paper's HTML: every player-typed text in it is escaped by its renderer.
+    body: String,
+    bars: Vec<Bar>,
+    height: u32,
+    signed_in: bool,
+}
+
+/// The bars of a day's tally, most votes first (the engine's tally order otherwise).
+pub fn bars(m: &ostrov_engine::Match, day: u32) -> Vec<Bar> {
+    let Some(r) = m.record(day) else { return Vec::new() };
+    let mut tally: Vec<(ostrov_engine::PlayerId, u32)> = r.tally.iter().copied().filter(|(_, n)| *n > 0).collect();
+    tally.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let most = tally.first().map_or(1, |t| t.1.max(1));
+    tally
+        .iter()
+        .enumerate()
+        .map(|(i, (p, n))| Bar {
+            name: m.state.name(*p).to_string(),
+            votes_ru: ostrov_engine::plural::votes(*n),
+            width: (n * 300 / most).max(4),
+            y: i as u32 * 28,
+            text_y: i as u32 * 28 + 17,
+            lynched: r.lynched.contains(p),
+        })
+        .collect()
+}
+
+/// `GET /games/{id}/papers/{day}/{kind}` (`bulletin`, `evening`, `final`).
+pub async fn show<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Result<Path<(i64, u32, String)>, PathRejection>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let Path((id, day, kind)) = p.map_err(ApiError::from)?;
+    let (slot, _) = locked(&st, id).await?;
+    let live = &slot.live;
+    if !view::published(live).iter().any(|(d, k)| *d == day && *k == kind) {
+        return Err(ApiError::NotFound.into());
+    }
+    let m = live.m.as_ref().ok_or(ApiError::NotFound)?;
+    let (doc, bars) = match kind.as_str() {
+        "bulletin" => (ostrov_paper::bulletin(m, day), Vec::new()),
+        "evening" => (ostrov_paper::evening(m, day), bars(m, day)),
+        _ => (ostrov_paper::final_paper(m), Vec::new()),
+    };
+    let height = bars.len() as u32 * 28;
+    let p = PaperPage {
+        c: Chrome::new(&v, format!("{}: газета", live.config.title)),
+        id,
+        title: live.config.title.clone(),
+        body: doc.render(Format::Html),
+        bars,
+        height,
+        signed_in: v.user.is_some(),
+    };
+    Ok(page(&v, StatusCode::OK, &p))
+}

@@ -1,0 +1,117 @@
+//! Russian words of the pages: statuses, counts with their plural, times with the zone.
+
+use jiff::tz::TimeZone;
+use jiff::Timestamp;
+use ostrov_engine::plural;
+
+use crate::live::{Live, Status};
+
+/// "5 игроков", "1 игрок", "3 игрока".
+pub fn players_ru(n: usize) -> String {
+    format!("{n} {}", plural::form(n as u64, "игрок", "игрока", "игроков"))
+}
+
+/// Where a game stands, in a few words.
+pub fn game_status(l: &Live) -> String {
+    match l.status {
+        Status::Lobby => "набор игроков".to_string(),
+        Status::Over => match l.winner() {
+            Some(w) => format!("окончена: {}", w.ru()),
+            None => "окончена".to_string(),
+        },
+        Status::Running if l.paused_at.is_some() => format!("на паузе, день {}", l.days.len()),
+        Status::Running => match l.open_day() {
+            Some(d) => format!("идёт день {d}"),
+            None => format!("ночь после дня {}", l.days.len()),
+        },
+    }
+}
+
+const MONTHS: [&str; 12] = [
+    "января",
+    "февраля",
+    "марта",
+    "апреля",
+    "мая",
+    "июня",
+    "июля",
+    "августа",
+    "сентября",
+    "октября",
+    "ноября",
+    "декабря",
+];
+
+/// The zone's name as a reader says it: "по московскому времени" for Moscow, else the
+/// IANA name in brackets.
+fn zone_words(tz: &str) -> String {
+    match tz {
+        "Europe/Moscow" => "по московскому времени".to_string(),
+        other => format!("({other})"),
+    }
+}
+
+/// A moment for the page: "2 декабря, 21:00 по московскому времени", in the game's zone.
+pub struct When {
+    /// RFC 3339, for `<time datetime>` and the script that adds the reader's own zone.
+    pub iso: String,
+    pub text: String,
+}
+
+/// `t` in the zone `tz` (an IANA name the game's schedule has checked).
+pub fn when(t: i64, tz: &str) -> When {
+    let zone = TimeZone::get(tz).unwrap_or(TimeZone::UTC);
+    let Ok(ts) = Timestamp::from_second(t) else { return When { iso: String::new(), text: String::new() } };
+    let z = ts.to_zoned(zone);
+    let text = format!(
+        "{} {}, {:02}:{:02} {}",
+        z.day(),
+        MONTHS[(z.month() as usize).saturating_sub(1).min(11)],
+        z.hour(),
+        z.minute(),
+        zone_words(tz)
+    );
+    When { iso: z.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string(), text }
+}
+
+/// "через 5 часов 12 минут", "через 1 минуту", "уже наступил".
+pub fn countdown(secs: i64) -> String {
+    if secs <= 0 {
+        return "срок вышел".to_string();
+    }
+    let mins = (secs + 59) / 60;
+    let (d, h, m) = (mins / 1440, mins / 60 % 24, mins % 60);
+    let mut parts = Vec::new();
+    if d > 0 {
+        parts.push(format!("{d} {}", plural::form(d as u64, "день", "дня", "дней")));
+    }
+    if h > 0 {
+        parts.push(format!("{h} {}", plural::form(h as u64, "час", "часа", "часов")));
+    }
+    if m > 0 && d == 0 {
+        parts.push(format!("{m} {}", plural::form(m as u64, "минуту", "минуты", "минут")));
+    }
+    format!("через {}", parts.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_times_read_as_russian() {
+        assert_eq!(players_ru(1), "1 игрок");
+        assert_eq!(players_ru(3), "3 игрока");
+        assert_eq!(players_ru(11), "11 игроков");
+        assert_eq!(players_ru(21), "21 игрок");
+        assert_eq!(countdown(60), "через 1 минуту");
+        assert_eq!(countdown(5 * 3600 + 12 * 60), "через 5 часов 12 минут");
+        assert_eq!(countdown(2 * 86400 + 3600), "через 2 дня 1 час");
+        assert_eq!(countdown(0), "срок вышел");
+        // 2026-12-02 18:00 UTC is 21:00 in Moscow.
+        let w = when(1_796_234_400, "Europe/Moscow");
+        assert_eq!(w.text, "2 декабря, 21:00 по московскому времени");
+        assert_eq!(w.iso, "2026-12-02T21:00:00+03:00");
+        assert_eq!(when(1_796_234_400, "Asia/Yekaterinburg").text, "2 декабря, 23:00 (Asia/Yekaterinburg)");
+    }
+}

@@ -1,0 +1,416 @@
+//! The day's thread and the pack's private chat: posting (the author's speech as the
+//! engine says, the Palms bloom words found by the engine), the host's flags (a flag on a
+//! player's post of the open day is also the host penalty of RULES.md §7), the live
+//! fragment and the host's export.
+
+use askama::Template;
+use axum::body::Bytes;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Form, Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use ostrov_store::Store;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::game::{in_pack, render, Notes};
+use super::text::when;
+use super::{page, to, Visitor, WebError};
+use crate::live::{GameEvent, Live, Post, Room, MAX_POST};
+use crate::routes::{host_action, locked, St};
+use crate::view::Viewer;
+use crate::{commit, ApiError};
+
+/// A piece of a post's text; `banned`: a banned word of Palms bloom, highlighted.
+pub struct Piece {
+    pub text: String,
+    pub banned: bool,
+}
+
+pub struct PostRow {
+    pub no: usize,
+    pub day: u32,
+    pub name: String,
+    pub speaker: String,
+    pub mark: String,
+    pub at: String,
+    pub iso: String,
+    pub lines: Vec<Vec<Piece>>,
+    pub flagged: bool,
+    pub palms: bool,
+    pub dismissed: bool,
+    /// The host may still dismiss its Palms flag (the day is open).
+    pub dismissible: bool,
+}
+
+#[derive(Template)]
+#[template(path = "thread.html")]
+pub struct ThreadView {
+    pub id: i64,
+    pub room: &'static str,
+    pub heading: &'static str,
+    pub posts: Vec<PostRow>,
+    pub can_post: bool,
+    pub host: bool,
+    pub csrf: String,
+    pub error: Option<String>,
+    pub max: usize,
+    pub palms_today: bool,
+    pub as_spectator: bool,
+}
+
+fn room_id(r: Room) -> &'static str {
+    match r {
+        Room::Thread => "thread",
+        Room::Pack => "pack",
+    }
+}
+
+/// Who may read a room: the thread every signed-in user; the pack's chat the pack and the host.
+fn may_read(live: &Live, viewer: Viewer, room: Room) -> bool {
+    match (room, viewer) {
+        (Room::Thread, _) | (Room::Pack, Viewer::Host) => true,
+        (Room::Pack, Viewer::Player(p)) => in_pack(live, p),
+        (Room::Pack, Viewer::Outsider) => false,
+    }
+}
+
+fn speaker_mark(s: &str) -> String {
+    match s {
+        "host" => "ведущий".to_string(),
+        "spectator" => "зритель".to_string(),
+        other => ostrov_engine::Speech::parse(other).map(|s| s.ru().to_string()).unwrap_or_default(),
+    }
+}
+
+fn pieces(line: &str, palms: bool) -> Vec<Piece> {
+    let mut out: Vec<Piece> = Vec::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut Vec<Piece>| {
+        if !word.is_empty() {
+            let banned = palms && !ostrov_engine::palms_violations(word).is_empty();
+            out.push(Piece { text: std::mem::take(word), banned });
+        }
+    };
+    for c in line.chars() {
+        if c.is_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            match out.last_mut() {
+                Some(p) if !p.banned && !p.text.chars().next().is_some_and(char::is_alphanumeric) => p.text.push(c),
+                _ => out.push(Piece { text: c.to_string(), banned: false }),
+            }
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// A room of the game as `v` may read it; `error`: a refusal to show by the post form.
+pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>) -> ThreadView {
+    let user = v.user.as_ref().map_or(-1, |u| u.0);
+    let viewer = Viewer::of(live, user);
+    let readable = may_read(live, viewer, room);
+    let tz = live.config.schedule.tz.as_str();
+    let open = live.open_day();
+    let posts = if readable {
+        live.posts
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.post.room == room)
+            .map(|(i, p)| {
+                let w = when(p.at, tz);
+                PostRow {
+                    no: i + 1,
+                    day: p.day,
+                    name: p.post.name.clone(),
+                    speaker: p.post.speaker.clone(),
+                    mark: speaker_mark(&p.post.speaker),
+                    at: w.text,
+                    iso: w.iso,
+                    lines: p.post.text.split('\n').map(|l| pieces(l, !p.post.banned.is_empty())).collect(),
+                    flagged: p.flagged,
+                    palms: !p.post.banned.is_empty(),
+                    dismissed: p.dismissed,
+                    dismissible: p.palms_standing() && open == Some(p.day),
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let m = live.m.as_ref();
+    ThreadView {
+        id: live.id,
+        room: room_id(room),
+        heading: match room {
+            Room::Thread => "Обсуждение дня",
+            Room::Pack => "Логово стаи (видят только оборотни, полукровка и ведущий)",
+        },
+        posts,
+        can_post: readable && v.user.is_some() && live.status != crate::live::Status::Over,
+        host: viewer == Viewer::Host,
+        csrf: v.csrf.clone(),
+        error: error.map(str::to_string),
+        max: MAX_POST,
+        palms_today: m.and_then(|m| m.today()).is_some_and(|t| t.event == Some(ostrov_engine::Event::PalmsBloom)),
+        as_spectator: viewer == Viewer::Outsider,
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct RoomQuery {
+    room: String,
+}
+
+fn room_of(s: &str) -> Result<Room, WebError> {
+    match s {
+        "" | "thread" => Ok(Room::Thread),
+        "pack" => Ok(Room::Pack),
+        _ => Err(ApiError::NotFound.into()),
+    }
+}
+
+type Id = Result<Path<i64>, PathRejection>;
+
+/// `GET /games/{id}/thread?room=thread|pack`: the room's fragment (for live updates).
+pub async fn fragment<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    Query(q): Query<RoomQuery>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    let room = room_of(&q.room)?;
+    let (slot, _) = locked(&st, id).await?;
+    if !may_read(&slot.live, Viewer::of(&slot.live, user), room) {
+        return Err(ApiError::Forbidden.into());
+    }
+    Ok(page(&v, StatusCode::OK, &thread_view(&slot.live, &v, room, None)))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct PostForm {
+    csrf: String,
+    room: String,
+    text: String,
+}
+
+/// A post's text: each line cleaned (`clean_line`), empty lines at the ends dropped, at
+/// most two blank lines in a row.
+fn clean_post(text: &str) -> String {
+    let lines: Vec<String> = text.split('\n').map(ostrov_engine::clean_line).collect();
+    let mut out: Vec<String> = Vec::new();
+    for l in lines {
+        if l.is_empty() && out.last().is_none_or(|p: &String| p.is_empty()) {
+            continue;
+        }
+        out.push(l);
+    }
+    while out.last().is_some_and(String::is_empty) {
+        out.pop();
+    }
+    out.join("\n")
+}
+
+/// `POST /games/{id}/thread`: a post to the thread or the pack's chat.
+pub async fn post<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    Form(f): Form<PostForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    let room = room_of(&f.room)?;
+    let key = if room == Room::Pack { "post_pack" } else { "post" };
+    let text = clean_post(&f.text);
+    let n = text.chars().count();
+    if text.is_empty() || n > MAX_POST {
+        let m = if text.is_empty() {
+            "Сообщение пустое: напишите что-нибудь.".to_string()
+        } else {
+            format!("Сообщение длиннее {MAX_POST} символов ({n}): сократите его.")
+        };
+        return render(&st, &v, id, Notes::error(key, m)).await;
+    }
+    let (mut slot, now) = locked(&st, id).await?;
+    let live = &slot.live;
+    let viewer = Viewer::of(live, user);
+    if !may_read(live, viewer, room) {
+        return Err(ApiError::Forbidden.into());
+    }
+    let (name, speaker, banned) = match viewer {
+        Viewer::Host => (v.name().to_string(), "host".to_string(), Vec::new()),
+        Viewer::Outsider => (v.name().to_string(), "spectator".to_string(), Vec::new()),
+        Viewer::Player(p) => {
+            let name = live.members[p.index()].name.clone();
+            match &live.m {
+                Some(m) => {
+                    let speech = m.speech(p);
+                    let banned = if room == Room::Thread && speech == ostrov_engine::Speech::Free {
+                        m.banned_words(&text).into_iter().map(str::to_string).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    (name, speech.id().to_string(), banned)
+                }
+                None => (name, "free".to_string(), Vec::new()),
+            }
+        }
+    };
+    let day = live.days.len() as u32;
+    let post = Post { user, name, room, speaker, text, banned };
+    match commit(&st, &mut slot, GameEvent::Posted { day, post }, Some(user), None, now).await {
+        Ok(staged) => {
+            drop(slot);
+            staged.durable().await?;
+            Ok(to(&format!("/games/{id}#{}", room_id(room))))
+        }
+        Err(e @ ApiError::Internal(_)) => Err(e.into()),
+        Err(e) => {
+            drop(slot);
+            render(&st, &v, id, Notes::error(key, e.message())).await
+        }
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct FlagForm {
+    csrf: String,
+    /// The post's number (1-based).
+    post: String,
+    /// `flag` or `dismiss`.
+    action: String,
+}
+
+/// `POST /games/{id}/flag`: the host flags a post (for a player's post on the open day
+/// also the host penalty: that player's vote does not count today), or dismisses an
+/// automatic Palms bloom flag.
+pub async fn flag<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    Form(f): Form<FlagForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    let no: usize = match f.post.trim().parse() {
+        Ok(n) if n >= 1 => n,
+        _ => return render(&st, &v, id, Notes::error("post", "Не указано, какое сообщение.".into())).await,
+    };
+    let (name, penalise) = {
+        let (slot, _) = locked(&st, id).await?;
+        let live = &slot.live;
+        if live.host != user {
+            return Err(ApiError::Forbidden.into());
+        }
+        let Some(p) = live.posts.get(no - 1) else { return Err(ApiError::NotFound.into()) };
+        let player = live.m.as_ref().and_then(|m| m.find(&p.post.name)).filter(|_| p.post.user != live.host);
+        let seated = player.is_some() && live.seat_of(p.post.user).is_some();
+        (p.post.name.clone(), seated && live.open_day() == Some(p.day) && !p.flagged)
+    };
+    let ev = match f.action.as_str() {
+        "flag" => GameEvent::Flagged { post: no - 1 },
+        "dismiss" => GameEvent::Dismissed { post: no - 1 },
+        _ => return render(&st, &v, id, Notes::error("post", "Неизвестное действие.".into())).await,
+    };
+    if penalise && f.action == "flag" {
+        let body = Bytes::from(
+            json!({"target": name, "reason": format!("нарушение в обсуждении, сообщение №{no}")}).to_string(),
+        );
+        match host_action(&st, id, user, "penalty", &body).await {
+            Ok(_) | Err(ApiError::Refused(_)) => {}
+            Err(e @ ApiError::Internal(_)) => return Err(e.into()),
+            Err(e) => return render(&st, &v, id, Notes::error("post", e.message())).await,
+        }
+    }
+    let (mut slot, now) = locked(&st, id).await?;
+    match commit(&st, &mut slot, ev, Some(user), Some(format!("user{user}:flag:{}:{no}", f.action)), now).await {
+        Ok(staged) => {
+            drop(slot);
+            staged.durable().await?;
+            Ok(to(&format!("/games/{id}#post-{no}")))
+        }
+        Err(e @ ApiError::Internal(_)) => Err(e.into()),
+        Err(e) => {
+            drop(slot);
+            render(&st, &v, id, Notes::error("post", e.message())).await
+        }
+    }
+}
+
+/// `GET /games/{id}/thread.md`: the whole discussion as Markdown (the host's; the pack's
+/// chat included), for the game's record.
+pub async fn export<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    let (slot, _) = locked(&st, id).await?;
+    let live = &slot.live;
+    if live.host != user {
+        return Err(ApiError::Forbidden.into());
+    }
+    let tz = live.config.schedule.tz.as_str();
+    let mut out = format!("# {}: обсуждение\n", ostrov_paper::md_escape(&live.config.title));
+    for room in [Room::Thread, Room::Pack] {
+        let mut day = u32::MAX;
+        if room == Room::Pack && live.posts.iter().any(|p| p.post.room == Room::Pack) {
+            out.push_str("\n# Логово стаи\n");
+        }
+        for (i, p) in live.posts.iter().enumerate().filter(|(_, p)| p.post.room == room) {
+            if p.day != day {
+                day = p.day;
+                out.push_str(&if day == 0 {
+                    "\n## До начала игры\n".to_string()
+                } else {
+                    format!("\n## День {day}\n")
+                });
+            }
+            let mut marks = vec![speaker_mark(&p.post.speaker)];
+            if p.flagged {
+                marks.push("нарушение (отметил ведущий)".into());
+            }
+            if !p.post.banned.is_empty() {
+                let words = p.post.banned.join(", ");
+                marks.push(if p.dismissed {
+                    format!("«Пальмы»: {words} — отметка снята")
+                } else {
+                    format!("«Пальмы»: {words}")
+                });
+            }
+            marks.retain(|m| !m.is_empty());
+            let marks = if marks.is_empty() {
+                String::new()
+            } else {
+                format!(" _({})_", ostrov_paper::md_escape(&marks.join("; ")))
+            };
+            out.push_str(&format!(
+                "\n**№{} {}**, {}{marks}\n\n",
+                i + 1,
+                ostrov_paper::md_escape(&p.post.name),
+                when(p.at, tz).text
+            ));
+            for l in p.post.text.split('\n') {
+                out.push_str(&format!("> {}\n", ostrov_paper::md_escape(l)));
+            }
+        }
+    }
+    let mut r = out.into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/markdown; charset=utf-8"));
+    let file = format!("attachment; filename=\"ostrov-{id}-thread.md\"");
+    if let Ok(v) = HeaderValue::from_str(&file) {
+        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(r)
+}

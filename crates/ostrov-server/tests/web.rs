@@ -1,0 +1,223 @@
+//! The web pages over plain HTTP, as a browser with JavaScript off uses them: form posts
+//! with the hidden CSRF token, answered by redirects or by the page with the message next
+//! to the field. A whole day: sign-up, creation (with the balance hint), invite, joins,
+//! start, votes and night orders from the forms, a refused order, the thread with the
+//! Palms bloom rule and a dead player's post, the host resolving the day, the newspaper.
+
+mod support;
+
+use support::browser::{csrf_of, location, Browser};
+use support::{Server, START};
+
+const NAMES: [&str; 6] = ["Агата", "Богдан", "Варвара", "Гордей", "Дарина", "Ефим"];
+
+struct Table {
+    server: Server,
+    host: Browser,
+    players: Vec<Browser>,
+    id: i64,
+    game: String,
+}
+
+/// A host and six players through the forms; the game started with day 1 on Palms bloom.
+fn table() -> Table {
+    let server = Server::start();
+    let mut host = Browser::signed_up(server.addr, "Смотритель");
+    let page = host.get("/new");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Мирные выигрывают"), "the balance hint on the create page: {}", page.body);
+    let hint = host.get("/new/balance?slots=6&setup=custom&role_werewolf=1&role_seer=1&tz=Europe/Moscow&open=22:00&midday=13:00&deadline=21:00");
+    assert!(hint.body.contains("Мирные выигрывают") && hint.body.contains('%'), "{}", hint.body);
+    let token = csrf_of(&page.body);
+    let r = host.post(
+        "/new",
+        &token,
+        &[
+            ("title", "Остров <b>страха</b>"),
+            ("slots", "6"),
+            ("setup", "custom"),
+            ("role_werewolf", "1"),
+            ("role_seer", "1"),
+            ("role_nurse", "1"),
+            ("deck", "none"),
+            ("tie", "random"),
+            ("max_days", "40"),
+            ("tz", "Europe/Moscow"),
+            ("open", "22:00"),
+            ("midday", "13:00"),
+            ("deadline", "21:00"),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let game = location(&r);
+    let id: i64 = game.rsplit('/').next().unwrap().parse().unwrap();
+    let lobby = host.get(&game);
+    assert!(lobby.body.contains("Остров &#60;b&#62;страха"), "the title is escaped: {}", lobby.body);
+    let invite = lobby.body.split("value=\"/join/").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let mut players = Vec::new();
+    for n in NAMES {
+        let mut b = Browser::signed_up(server.addr, n);
+        let r = b.submit(&format!("/join/{invite}"), &format!("/join/{invite}"), &[("name", n)]);
+        assert_eq!((r.status, location(&r)), (303, game.clone()), "{n} joins: {}", r.body);
+        players.push(b);
+    }
+    server.clock.set(START);
+    let r = host.submit(&game, &format!("{game}/start"), &[]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    let r = host.submit(&game, &format!("{game}/host"), &[("action", "fix"), ("event", "palms_bloom")]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    Table { server, host, players, id, game }
+}
+
+fn role_of(t: &mut Table, i: usize) -> String {
+    let page = t.players[i].get(&t.game).body;
+    page.split("Роль: <strong>").nth(1).unwrap().split('<').next().unwrap().to_string()
+}
+
+#[test]
+fn a_day_played_from_the_pages_with_javascript_off() {
+    let mut t = table();
+    let game = t.game.clone();
+    t.server.clock.set(START + 12 * 3600);
+    let roles: Vec<String> = (0..6).map(|i| role_of(&mut t, i)).collect();
+    let wolf = roles.iter().position(|r| r == "Оборотень").unwrap();
+    let seer = roles.iter().position(|r| r == "Ясновидящий").unwrap();
+    let nurse = roles.iter().position(|r| r == "Медсестра").unwrap();
+    let victim = (0..6).find(|i| ![wolf, seer, nurse].contains(i)).unwrap();
+    // Everyone votes against the first passenger (the same vote with JavaScript off:
+    // a plain form post, answered by a redirect back to the form).
+    for (b, name) in t.players.iter_mut().zip(NAMES) {
+        let r = b.submit(&game, &format!("{game}/order"), &[("act", "vote"), ("target", NAMES[victim])]);
+        assert_eq!((r.status, location(&r)), (303, format!("{game}#order-vote")), "{}", r.body);
+        let page = b.get(&game).body;
+        assert!(page.contains(&format!("Сейчас: {}", NAMES[victim])), "{name}'s current vote shown");
+    }
+    let other = (0..6).find(|i| ![wolf, victim].contains(i)).unwrap();
+    let r = t.players[wolf].submit(&game, &format!("{game}/order"), &[("act", "kill"), ("target", NAMES[other])]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    let r = t.players[seer].submit(&game, &format!("{game}/order"), &[("act", "check"), ("target", NAMES[wolf])]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    // A refused order: the nurse heals someone not in the game; the reason is next to the form.
+    let r = t.players[nurse].submit(&game, &format!("{game}/order"), &[("act", "heal"), ("target", "Никто")]);
+    assert_eq!(r.status, 422);
+    let form = r.body.split("id=\"order-heal\"").nth(1).unwrap().split("</form>").next().unwrap();
+    assert!(form.contains("class=\"error\"") && form.contains("Неверный приказ"), "{form}");
+    let r = t.players[nurse].submit(&game, &format!("{game}/order"), &[("act", "heal"), ("target", NAMES[seer])]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    // A passenger has no night form at all (exactly the orders one can send).
+    let page = t.players[victim].get(&game).body;
+    assert!(
+        page.contains("id=\"order-vote\"")
+            && !page.contains("id=\"order-kill\"")
+            && !page.contains("id=\"order-check\"")
+    );
+
+    // The thread on Palms bloom: a banned word is flagged automatically and highlighted.
+    let r = t.players[other].submit(
+        &game,
+        &format!("{game}/thread"),
+        &[("room", "thread"), ("text", "Это НЕ я, честно <script>x</script>")],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let r = t.players[seer].submit(
+        &game,
+        &format!("{game}/thread"),
+        &[("room", "thread"), ("text", "Подозреваю кого-то третьего")],
+    );
+    assert_eq!(r.status, 303);
+    let page = t.host.get(&game).body;
+    assert!(page.contains("<mark>НЕ</mark>") && page.contains("<mark>я</mark>"), "the banned words highlighted");
+    assert!(page.contains("&#60;script&#62;") && !page.contains("<script>x"), "a post is escaped");
+    assert_eq!(page.matches("«Пальмы цветут»: запрещённое слово").count(), 1, "only the first post breaks the rule");
+
+    // The host resolves the day: the Palms flag became the penalty, the lynch is in the paper.
+    let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve")]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    let page = t.host.get(&game).body;
+    assert!(page.contains("Пальмы цветут, запрещённые слова: «НЕ», «я»"), "the penalty in the history");
+    let paper = t.host.get(&format!("/games/{}/papers/1/evening", t.id));
+    assert_eq!(paper.status, 200);
+    assert!(paper.body.contains(NAMES[victim]) && paper.body.contains("<svg"), "{}", paper.body);
+    assert!(paper.body.contains("— линчеван"), "the chart marks the lynch");
+    // The newspaper is public by link.
+    let anyone = Browser::new(t.server.addr).get(&format!("/games/{}/papers/1/evening", t.id));
+    assert_eq!(anyone.status, 200);
+
+    // A dead player's post is marked.
+    let r = t.players[victim].submit(
+        &game,
+        &format!("{game}/thread"),
+        &[("room", "thread"), ("text", "Передаю привет с того света")],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let page = t.players[seer].get(&game).body;
+    let post = page.split("Передаю привет").next().unwrap().rsplit("<li id=\"post-").next().unwrap();
+    assert!(post.contains("speaker-dead") && post.contains("мёртвый: только тематический флуд"), "{post}");
+}
+
+#[test]
+fn forms_refuse_bad_input_next_to_the_field_and_posts_without_the_token() {
+    let mut t = table();
+    let game = t.game.clone();
+    // Sign-up: a short password, a taken name.
+    let mut b = Browser::new(t.server.addr);
+    let r = b.submit("/signup", "/signup", &[("name", "Новичок"), ("password", "123")]);
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("id=\"password-error\">Пароль должен быть не короче 8 символов."), "{}", r.body);
+    let r = b.submit("/signup", "/signup", &[("name", "Агата"), ("password", "достаточно-длинный")]);
+    assert!(r.body.contains("id=\"name-error\">Это имя уже занято."), "{}", r.body);
+    let r = b.submit("/login", "/login", &[("name", "Агата"), ("password", "не-тот-пароль")]);
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("Неверное имя или пароль."));
+    // Create: an empty title and a bad slot count.
+    let r = t.host.submit(
+        "/new",
+        "/new",
+        &[
+            ("title", " "),
+            ("slots", "два"),
+            ("tz", "Europe/Moscow"),
+            ("open", "22:00"),
+            ("midday", "13:00"),
+            ("deadline", "21:00"),
+        ],
+    );
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("id=\"title-error\">Название игры"), "{}", r.body);
+    assert!(r.body.contains("id=\"slots-error\">Число игроков"), "{}", r.body);
+    let r = t.host.submit(
+        "/new",
+        "/new",
+        &[
+            ("title", "Т"),
+            ("slots", "5"),
+            ("tz", "Mars/Olympus"),
+            ("open", "22:00"),
+            ("midday", "13:00"),
+            ("deadline", "21:00"),
+        ],
+    );
+    assert!(r.body.contains("id=\"schedule-error\">Неизвестный часовой пояс"), "{}", r.body);
+    // An empty post; the host's extend with no number.
+    let r = t.players[0].submit(&game, &format!("{game}/thread"), &[("room", "thread"), ("text", "  \u{200b} ")]);
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("id=\"text-thread-error\" role=\"alert\">Сообщение пустое"), "{}", r.body);
+    let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "extend"), ("minutes", "много")]);
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("на сколько минут продлить"), "{}", r.body);
+    // A spectator may not post to the pack's chat, nor a passenger.
+    // A cross-site post: no token, or another session's token, is refused before anything.
+    for (token, who) in [("", "no token"), ("0123456789abcdef0123456789abcdef", "a made-up token")] {
+        let r = t.players[0].post(&format!("{game}/order"), token, &[("act", "vote"), ("target", "Богдан")]);
+        assert_eq!(r.status, 403, "{who}");
+        assert!(r.body.contains("Запрос отклонён"), "{who}: {}", r.body);
+    }
+    let other = csrf_of(&t.players[1].get(&game).body);
+    let r = t.players[0].post(&format!("{game}/order"), &other, &[("act", "vote"), ("target", "Богдан")]);
+    assert_eq!(r.status, 403, "another session's token");
+    let r = t.players[0].post("/logout", "", &[]);
+    assert_eq!(r.status, 403);
+    // Logged out: the game page sends to the login page.
+    let r = Browser::new(t.server.addr).get(&game);
+    assert_eq!((r.status, location(&r)), (303, "/login".to_string()));
+}
