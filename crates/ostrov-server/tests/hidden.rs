@@ -7,7 +7,10 @@
 //! - nobody sees another player's item (only passive items are public, and used ones);
 //! - nobody sees another player's orders; the inbox holds exactly one's own notices;
 //! - report, game file and log are the host's while the game runs (403, no detail);
-//! - the host sees everything; once the game is over, everyone does.
+//! - the host sees everything; once the game is over, everyone does;
+//! - the same for every web page, fragment and event stream, for every player, a spectator
+//!   and a visitor who is not signed in (only the newspapers are public by link); the
+//!   pack's private chat is read by the pack and the host only.
 
 mod support;
 
@@ -166,6 +169,80 @@ fn fetch_all(c: &mut Client, base: &str, invite: &str) -> Vec<(String, Reply)> {
         .collect()
 }
 
+/// The first event of a server-sent event stream (the stream stays open: read only
+/// until its first blank line), as a reply.
+fn first_event(c: &Client, path: &str) -> Reply {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(c.addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+    let cookie = c.cookie.as_ref().map(|k| format!("Cookie: {k}\r\n")).unwrap_or_default();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n{cookie}\r\n").unwrap();
+    let mut buf = Vec::new();
+    let mut byte = [0u8; 1];
+    while !String::from_utf8_lossy(&buf).contains("\n\n") || !String::from_utf8_lossy(&buf).contains("data:") {
+        if s.read(&mut byte).unwrap_or(0) == 0 {
+            break;
+        }
+        buf.push(byte[0]);
+        if buf.starts_with(b"HTTP/1.1 3") && buf.ends_with(b"\r\n\r\n") {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    // The chunk sizes of the chunked body are dropped.
+    let body: String = text
+        .split("\r\n\r\n")
+        .nth(1)
+        .unwrap_or_default()
+        .split('\n')
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !(!l.is_empty() && l.chars().all(|c| c.is_ascii_hexdigit())))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    Reply { status, headers: Vec::new(), body }
+}
+
+/// Every web page, fragment and event stream of the game as `c` (signed in or not) sees it.
+fn fetch_pages(c: &mut Client, id: i64, invite: &str, papers: &[String]) -> Vec<(String, Reply)> {
+    let base = format!("/games/{id}");
+    let mut paths = vec![
+        "/".to_string(),
+        format!("/join/{invite}"),
+        base.clone(),
+        format!("{base}/thread?room=thread"),
+        format!("{base}/thread?room=pack"),
+        format!("{base}/thread.md"),
+    ];
+    paths.extend(papers.iter().cloned());
+    let mut out: Vec<(String, Reply)> = paths
+        .into_iter()
+        .map(|p| {
+            let r = c.get(&p).unwrap();
+            assert!(r.status < 500, "GET {p}: HTTP {} {}", r.status, r.body);
+            (p, r)
+        })
+        .collect();
+    let live = format!("{base}/live");
+    out.push((live.clone(), first_event(c, &live)));
+    out
+}
+
+/// A post from the web form (the token read from the game page).
+fn web_post(c: &mut Client, id: i64, room: &str, text: &str) {
+    let page = c.get(&format!("/games/{id}")).unwrap().body;
+    let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
+    let token = page[at..].split('"').next().unwrap().to_string();
+    let enc = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
+    let body = format!("csrf={token}&room={room}&text={}", enc(text));
+    let r =
+        c.raw("POST", &format!("/games/{id}/thread"), "application/x-www-form-urlencoded", body.as_bytes()).unwrap();
+    assert_eq!(r.status, 303, "{}", r.body);
+}
+
+/// What the pack wrote in its chat, which only the pack and the host may read.
+const PACK_SECRET: &str = "Тайный план стаи";
+
 /// Checks what every viewer sees. `extra`: more replies per viewer (refused orders).
 fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
     let truth = g.truth();
@@ -203,13 +280,69 @@ fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
         }
     }
 
+    let papers: Vec<String> = hv["newspapers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| format!("/games/{}/papers/{}/{}", g.id, p["day"], p["kind"].as_str().unwrap()))
+        .collect();
+    let host_pages = fetch_pages(&mut g.host, g.id, &invite, &papers);
+    let host_game = &host_pages.iter().find(|(p, _)| p == &format!("/games/{}", g.id)).unwrap().1;
+    assert_eq!(host_game.status, 200);
+    let pack_wrote = host_game.body.contains(PACK_SECRET);
+    // A visitor who is not signed in: only the newspapers (public by link).
+    let mut visitor = Client::new(g.server.addr);
+    for (p, r) in fetch_pages(&mut visitor, g.id, &invite, &papers) {
+        if papers.contains(&p) || p == "/" {
+            assert_eq!(r.status, 200, "{stage}: a visitor GET {p}");
+        } else {
+            assert_eq!(r.status, 303, "{stage}: a visitor GET {p} is sent to the login page");
+        }
+        assert!(!r.body.contains(PACK_SECRET), "{stage}: a visitor reads the pack's chat at {p}");
+        for q in truth.values().filter(|q| q.alive && !public.contains(&q.name) && !over) {
+            for piece in pieces(&r) {
+                assert!(!(piece.contains(&q.name) && piece.contains(&q.role_ru)), "{stage}: visitor, {p}: {piece}");
+            }
+        }
+    }
+
     let mut viewers: Vec<(Option<String>, Client)> =
         NAMES.iter().zip(&g.players).map(|(n, c)| (Some(n.to_string()), c.clone())).collect();
     viewers.push((None, g.outsider.clone()));
     for (me, mut c) in viewers {
         let who = me.clone().unwrap_or_else(|| "outsider".into());
         let mine = me.as_ref().map(|n| truth[n].clone());
-        let replies = fetch_all(&mut c, &base, &invite);
+        let mut replies = fetch_all(&mut c, &base, &invite);
+        let pages = fetch_pages(&mut c, g.id, &invite, &papers);
+        let in_pack = mine.as_ref().is_some_and(|m| m.wolf_side);
+        for (p, r) in &pages {
+            if p.ends_with("thread.md") {
+                assert_eq!(r.status, 403, "{stage}: {who} exports the thread");
+            }
+            if p.ends_with("room=pack") && !in_pack {
+                assert_eq!(r.status, 403, "{stage}: {who} reads the pack's chat fragment");
+            }
+            if !in_pack {
+                assert!(!r.body.contains(PACK_SECRET), "{stage}: {who} reads the pack's chat at {p}");
+            } else if pack_wrote && (p.ends_with("room=pack") || p == &format!("/games/{}", g.id)) {
+                assert!(r.body.contains(PACK_SECRET), "{stage}: {who} of the pack does not see its chat at {p}");
+            }
+            if p.ends_with("/live") {
+                assert!(
+                    r.body.starts_with("event: hello\ndata: "),
+                    "{stage}: {who}: the stream says only a number: {}",
+                    r.body
+                );
+                assert!(
+                    r.body.lines().all(|l| l.is_empty()
+                        || l.starts_with("event: ")
+                        || l.starts_with("data: ") && l[6..].trim().parse::<i64>().is_ok()),
+                    "{}",
+                    r.body
+                );
+            }
+        }
+        replies.extend(pages);
         let get = |suffix: &str| -> &Reply {
             &replies.iter().find(|(p, _)| p == &format!("{base}{suffix}")).unwrap_or_else(|| panic!("{suffix}")).1
         };
@@ -387,6 +520,10 @@ fn nobody_sees_what_they_may_not() {
     ok(&g.order(&seer, json!({"act": "check", "target": wolves[0]})));
     ok(&g.order(&nurse, json!({"act": "heal", "target": seer})));
     ok(&g.order(&maniac, json!({"act": "assault", "target": pass[2]})));
+    let w = NAMES.iter().position(|n| *n == wolves[0]).unwrap();
+    web_post(&mut g.players[w], g.id, "pack", &format!("{PACK_SECRET}: ночью идём к {}", pass[1]));
+    let p = NAMES.iter().position(|n| *n == pass[0]).unwrap();
+    web_post(&mut g.players[p], g.id, "thread", "Доброе утро, остров");
     sweep(&mut g, "day 1 orders in", &extra);
     // After 13:00: the bulletin.
     g.server.clock.set(START + 15 * HOUR + 120);
