@@ -197,7 +197,7 @@ fn first_event(c: &Client, path: &str) -> Reply {
         .unwrap_or_default()
         .split('\n')
         .map(|l| l.trim_end_matches('\r'))
-        .filter(|l| !(!l.is_empty() && l.chars().all(|c| c.is_ascii_hexdigit())))
+        .filter(|l| l.is_empty() || !l.chars().all(|c| c.is_ascii_hexdigit()))
         .map(|l| format!("{l}\n"))
         .collect();
     Reply { status, headers: Vec::new(), body }
