@@ -24,6 +24,7 @@ pub mod error;
 pub mod live;
 pub mod local;
 pub mod ratelimit;
+pub mod registry;
 pub mod routes;
 pub mod schedule;
 pub mod view;
@@ -31,7 +32,7 @@ pub mod web;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use axum::Router;
 use ostrov_store::{Appended, NewEvent, Store};
@@ -39,6 +40,7 @@ use tokio::sync::Mutex;
 
 pub use error::ApiError;
 pub use live::{Config, GameEvent, Live, Status};
+pub use registry::Summary;
 
 /// The server's clock, injectable so tests do not wait. Unix seconds.
 pub trait Clock: Send + Sync + 'static {
@@ -109,7 +111,8 @@ pub async fn fold_stored<S: Store>(store: &S, id: i64, host: i64) -> Result<Opti
 pub struct AppState<S: Store> {
     pub store: S,
     pub clock: Arc<dyn Clock>,
-    pub games: RwLock<HashMap<i64, Arc<Mutex<Slot>>>>,
+    /// Every game; each folded on first use (see [`registry`]).
+    pub games: registry::Registry,
     pub logins: ratelimit::Limiter,
     /// Games whose memory may differ from their stored log (an append failed or was
     /// refused after the event was folded in), with the epoch of the fold it was staged
@@ -118,30 +121,51 @@ pub struct AppState<S: Store> {
     /// "Game `id` changed": sent after every event folded in, for the pages' live updates
     /// (server-sent events). Receivers that lag only miss a wake-up: they re-read the game.
     pub changes: tokio::sync::broadcast::Sender<i64>,
+    /// Whether the scheduler has folded every unfinished game once (its first tick).
+    warm: std::sync::atomic::AtomicBool,
 }
 
 impl<S: Store> AppState<S> {
-    /// The state over a store, with every game in it folded from its log.
+    /// The state over a store. Nothing is folded yet: one query lists the games (a finished
+    /// one with its stored summary); each game is folded from its log on first use, and the
+    /// scheduler's first tick folds every unfinished one.
     pub async fn load(store: S, clock: Arc<dyn Clock>) -> Result<Self, String> {
-        let mut games = HashMap::new();
+        let mut listing = std::collections::BTreeMap::new();
         for row in store.games().await.map_err(|e| e.to_string())? {
-            match fold_stored(&store, row.id, row.host_id).await? {
-                Some(slot) => {
-                    games.insert(row.id, Arc::new(Mutex::new(slot)));
-                }
-                None => {
-                    eprintln!("ostrov-server: game {} has an empty log (its creation was cut short): skipped", row.id)
-                }
-            }
+            let finished = row.finished.and_then(|f| serde_json::from_value(f).ok());
+            listing.insert(row.id, registry::Listing { host: row.host_id, finished });
         }
         Ok(AppState {
             store,
             clock,
-            games: RwLock::new(games),
+            games: registry::Registry::new(listing),
             logins: ratelimit::Limiter::default(),
             stale: Default::default(),
             changes: tokio::sync::broadcast::channel(256).0,
+            warm: Default::default(),
         })
+    }
+
+    /// The game with this id, folded from its log if it is not in memory.
+    pub async fn game(&self, id: i64) -> Result<Arc<Mutex<Slot>>, ApiError> {
+        let (cell, host) = self.games.cell(id).ok_or(ApiError::NotFound)?;
+        let slot = cell
+            .slot
+            .get_or_try_init(|| async {
+                match fold_stored(&self.store, id, host).await.map_err(ApiError::Internal)? {
+                    Some(slot) => {
+                        self.games.note(&slot.live);
+                        Ok(Arc::new(Mutex::new(slot)))
+                    }
+                    None => {
+                        eprintln!("ostrov-server: game {id} has an empty log (its creation was cut short): skipped");
+                        self.games.forget(id);
+                        Err(ApiError::NotFound)
+                    }
+                }
+            })
+            .await?;
+        Ok(slot.clone())
     }
 
     /// Marks the game's fold of `epoch` as differing from the log.
@@ -160,29 +184,13 @@ impl<S: Store> AppState<S> {
         if failed >= slot.epoch {
             let fresh = fold_stored(&self.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
             *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
+            self.games.note(&slot.live);
         }
         let mut stale = self.stale.lock().map_err(|_| ApiError::Internal("stale lock".into()))?;
         if stale.get(&id).is_some_and(|e| *e < slot.epoch) {
             stale.remove(&id);
         }
         Ok(())
-    }
-
-    /// The game with this id.
-    pub fn game(&self, id: i64) -> Result<Arc<Mutex<Slot>>, ApiError> {
-        self.games
-            .read()
-            .map_err(|_| ApiError::Internal("games lock".into()))?
-            .get(&id)
-            .cloned()
-            .ok_or(ApiError::NotFound)
-    }
-
-    /// Every game's id.
-    pub fn game_ids(&self) -> Vec<i64> {
-        let mut v: Vec<i64> = self.games.read().map(|g| g.keys().copied().collect()).unwrap_or_default();
-        v.sort_unstable();
-        v
     }
 }
 
@@ -252,6 +260,7 @@ pub async fn commit<S: Store>(
     }
     // An order is checked by the engine without copying the game; any other event is
     // applied to a copy first. Either way nothing is stored that the fold would refuse.
+    let was_over = slot.live.status == Status::Over;
     match &ev {
         GameEvent::Order { day, order } => {
             slot.live.check_order(*day, order)?;
@@ -269,6 +278,8 @@ pub async fn commit<S: Store>(
     let expected = slot.live.seq;
     let seq = expected + 1;
     slot.live.seq = seq;
+    st.games.note(&slot.live);
+    let ended = (was_over != (slot.live.status == Status::Over)).then(|| registry::Summary::of(&slot.live));
     if let Some(r) = &request {
         slot.requests.insert(r.clone(), seq);
     }
@@ -280,6 +291,9 @@ pub async fn commit<S: Store>(
         match pending.await {
             Ok(Appended::New(s)) if s == seq => {
                 durable.fetch_max(s, Ordering::AcqRel);
+                if let Some(summary) = ended {
+                    st.finish(id, summary).await;
+                }
                 Ok(Committed::New(s))
             }
             // In the log but not in memory as such: memory is behind, and is refolded.
@@ -360,16 +374,63 @@ pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64)
     Ok(())
 }
 
-/// Runs the scheduler over every game once.
+impl<S: Store> AppState<S> {
+    /// Notes a game over, in the store (so the next start need not fold it) and here.
+    async fn finish(&self, id: i64, summary: registry::Summary) {
+        match serde_json::to_value(&summary) {
+            Ok(v) => {
+                if let Err(e) = self.store.finish_game(id, &v).await {
+                    eprintln!("ostrov-server: game {id}: noting it finished: {e}");
+                }
+            }
+            Err(e) => eprintln!("ostrov-server: game {id}: its summary: {e}"),
+        }
+        self.games.finish(id, summary);
+    }
+}
+
+/// Folds every unfinished game once (the scheduler's first tick), a few at a time, so that
+/// each is in the scheduler's index; a game found over whose summary was not stored (the
+/// server stopped in between) gets it now.
+async fn warm<S: Store>(st: &Arc<AppState<S>>) {
+    let ids: Vec<i64> = st.games.list().into_iter().filter(|(_, l)| l.finished.is_none()).map(|(id, _)| id).collect();
+    for chunk in ids.chunks(8) {
+        let mut set = tokio::task::JoinSet::new();
+        for &id in chunk {
+            let st = st.clone();
+            set.spawn(async move {
+                let Ok(game) = st.game(id).await else { return };
+                let over = {
+                    let slot = game.lock().await;
+                    (slot.live.status == Status::Over).then(|| registry::Summary::of(&slot.live))
+                };
+                if let Some(summary) = over {
+                    st.finish(id, summary).await;
+                }
+            });
+        }
+        while set.join_next().await.is_some() {}
+    }
+}
+
+/// Runs the scheduler once: every game with a step due now (from the index of next due
+/// times; the first tick folds every unfinished game to fill it), and drops finished games
+/// long unused.
 pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
-    for id in st.game_ids() {
-        let Ok(game) = st.game(id) else { continue };
+    if !st.warm.swap(true, Ordering::AcqRel) {
+        warm(st).await;
+    }
+    let now = st.clock.now();
+    for id in st.games.due(now) {
+        let Ok(game) = st.game(id).await else { continue };
         let mut slot = game.lock().await;
         let now = st.clock.now();
         if let Err(e) = advance(st, &mut slot, now).await {
             eprintln!("ostrov-server: scheduler, game {id}: {}", e.message());
         }
+        st.games.note(&slot.live);
     }
+    st.games.evict_idle();
 }
 
 /// Starts the scheduler: every second, every game's due steps.

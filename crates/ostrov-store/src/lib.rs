@@ -242,7 +242,7 @@ impl SqliteStore {
         Ok((j, s))
     }
 
-    /// For tests: the next `n` batches of appends fail (rolled back, every append in them
+    /// For tests: the next `n` batches of appends to start fail (rolled back, every append in them
     /// answered with an error), as a full disk or a read-only database would.
     pub fn fail_next_batches(&self, n: u32) {
         self.writer.faults.fail.store(n, std::sync::atomic::Ordering::SeqCst);

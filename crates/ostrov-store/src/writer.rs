@@ -108,6 +108,7 @@ async fn run(pool: SqlitePool, mut rx: mpsc::UnboundedReceiver<Job>, faults: Arc
 
 /// Checks and writes one batch in one transaction; the answers in the batch's order.
 async fn write(pool: &SqlitePool, batch: &[Job], faults: &Faults) -> Result<Vec<Appended>> {
+    let fail = faults.fail.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
     let mut conn = pool.acquire().await?;
     let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
     let mut games: Vec<i64> = batch.iter().map(|j| j.game).collect();
@@ -176,7 +177,7 @@ async fn write(pool: &SqlitePool, batch: &[Job], faults: &Faults) -> Result<Vec<
     if hold > 0 {
         tokio::time::sleep(std::time::Duration::from_millis(hold)).await;
     }
-    if faults.fail.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok() {
+    if fail {
         tx.rollback().await?;
         return Err(StoreError::Db("injected write failure (test hook)".into()));
     }

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{locked, request_id, who, Body, Id, Object, St};
-use crate::live::{Config, GameEvent, Live};
+use crate::live::{Config, GameEvent, Live, Status};
 use crate::view::{self, Viewer};
 use std::sync::Arc;
 
@@ -60,11 +60,7 @@ pub async fn create_game<S: Store>(
             live.seq = 1;
             let mut v = view::game(&live, Viewer::Host, now);
             v["invite"] = json!(invite);
-            let slot = Slot::new(live, Default::default());
-            st.games
-                .write()
-                .map_err(|_| ApiError::Internal("games lock".into()))?
-                .insert(id, std::sync::Arc::new(tokio::sync::Mutex::new(slot)));
+            st.games.insert(id, user, Slot::new(live, Default::default()));
             let _ = st.changes.send(id);
             Ok::<_, ApiError>((id, v))
         })
@@ -76,9 +72,23 @@ pub async fn create_game<S: Store>(
 pub async fn list<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, ApiError> {
     let user = who(&st, &h, false).await?;
     let mut out = Vec::new();
-    for id in st.game_ids() {
-        let game = st.game(id)?;
-        let slot = game.lock().await;
+    for (id, listing) in st.games.list() {
+        if let Some(f) = listing.finished {
+            out.push(json!({
+                "id": id,
+                "title": f.title,
+                "status": Status::Over,
+                "slots": f.slots,
+                "joined": f.joined,
+                "day": f.day,
+                "yours": listing.host == user,
+                "playing": f.members.contains(&user),
+            }));
+            continue;
+        }
+        let Ok(game) = st.game(id).await else { continue };
+        let mut slot = game.lock().await;
+        st.repair(&mut slot).await?;
         let l = &slot.live;
         out.push(json!({
             "id": l.id,

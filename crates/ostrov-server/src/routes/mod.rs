@@ -82,7 +82,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
 /// The game `id`, locked, with its due scheduler steps run first (so a request after a
 /// deadline sees the resolved day even between two scheduler ticks).
 pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<Slot>, i64), ApiError> {
-    let game = st.game(id)?;
+    let game = st.game(id).await?;
     let mut slot = game.lock_owned().await;
     let now = st.clock.now();
     advance(st, &mut slot, now).await?;

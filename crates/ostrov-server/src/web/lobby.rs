@@ -45,8 +45,28 @@ pub async fn home<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, 
     let mut open = Vec::new();
     if let Some((user, _)) = v.user {
         let invites: HashMap<i64, String> = st.store.games().await?.into_iter().map(|g| (g.id, g.invite)).collect();
-        for id in st.game_ids().into_iter().rev() {
-            let game = st.game(id)?;
+        for (id, listing) in st.games.list().into_iter().rev() {
+            // A finished game is shown from its stored summary, without folding it.
+            if let Some(f) = listing.finished {
+                let role = if listing.host == user {
+                    "вы ведущий"
+                } else if f.members.contains(&user) {
+                    "вы играете"
+                } else {
+                    continue;
+                };
+                let status = f.winner.map_or_else(|| "окончена".to_string(), |w| format!("окончена: {w}"));
+                mine.push(Row {
+                    id,
+                    title: f.title,
+                    status,
+                    seats: format!("{} из {}", f.joined, players_ru(f.slots)),
+                    invite: invites.get(&id).cloned(),
+                    role,
+                });
+                continue;
+            }
+            let Ok(game) = st.game(id).await else { continue };
             let slot = game.lock().await;
             let l = &slot.live;
             let role = if l.host == user {

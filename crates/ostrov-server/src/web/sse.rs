@@ -27,7 +27,7 @@ pub async fn stream<S: Store>(
     let v = Visitor::of(&st, &h).await?;
     v.id()?;
     let Path(id) = p.map_err(ApiError::from)?;
-    let game = st.game(id)?;
+    let game = st.game(id).await?;
     let rx = st.changes.subscribe();
     let seq = game.lock().await.live.seq;
     let first = Event::default().event("hello").data(seq.to_string());
