@@ -119,7 +119,8 @@ fn a_day_played_from_the_pages_with_javascript_off() {
         &[("room", "thread"), ("text", "Это НЕ я, честно <script>x</script>")],
     );
     assert_eq!(r.status, 303, "{}", r.body);
-    let r = t.players[seer].submit(
+    let second = (0..6).find(|i| ![wolf, victim, other].contains(i)).unwrap();
+    let r = t.players[second].submit(
         &game,
         &format!("{game}/thread"),
         &[("room", "thread"), ("text", "Подозреваю кого-то третьего")],
@@ -130,11 +131,27 @@ fn a_day_played_from_the_pages_with_javascript_off() {
     assert!(page.contains("&#60;script&#62;") && !page.contains("<script>x"), "a post is escaped");
     assert_eq!(page.matches("«Пальмы цветут»: запрещённое слово").count(), 1, "only the first post breaks the rule");
 
+    // The host flags the second post in one click: the host penalty, public in the history.
+    let r = t.host.submit(&game, &format!("{game}/flag"), &[("action", "flag"), ("post", "2")]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    let page = t.players[victim].get(&game).body;
+    assert!(page.contains("Ведущий отметил сообщение №2"), "the flag is public");
+    assert!(
+        page.contains(&format!("Ведущий отметил нарушение правил игроком {}", NAMES[second])),
+        "and is the penalty"
+    );
+    let r = t.players[victim].submit(&game, &format!("{game}/flag"), &[("action", "flag"), ("post", "1")]);
+    assert_eq!(r.status, 403, "only the host flags");
+
     // The host resolves the day: the Palms flag became the penalty, the lynch is in the paper.
     let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve")]);
     assert_eq!(r.status, 303, "{}", r.body);
     let page = t.host.get(&game).body;
-    assert!(page.contains("Пальмы цветут, запрещённые слова: «НЕ», «я»"), "the penalty in the history");
+    assert!(
+        page.contains("Пальмы цветут, запрещённые слова: «НЕ», «я»"),
+        "the penalty in the history: {}",
+        page.split("id=\"history-h\"").nth(1).unwrap_or(&page)
+    );
     let paper = t.host.get(&format!("/games/{}/papers/1/evening", t.id));
     assert_eq!(paper.status, 200);
     assert!(paper.body.contains(NAMES[victim]) && paper.body.contains("<svg"), "{}", paper.body);

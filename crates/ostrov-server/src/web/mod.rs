@@ -30,7 +30,7 @@ use ostrov_store::Store;
 
 use crate::{ApiError, AppState};
 
-pub use game::{render_game_page, GamePage};
+pub use game::{render_game_page, GamePage, Notes};
 
 /// The cookie that carries a visitor's CSRF secret before they have a session.
 pub const PRE_COOKIE: &str = "ostrov_pre";
@@ -108,6 +108,12 @@ impl Visitor {
             }
         };
         Ok(Visitor { user: None, csrf: digest(&format!("p:{pre}")), fresh })
+    }
+
+    /// A signed-in visitor with a given form token, for rendering outside a request (the
+    /// page benchmark).
+    pub fn signed_in(user: i64, name: &str, csrf: &str) -> Visitor {
+        Visitor { user: Some((user, name.to_string())), csrf: csrf.to_string(), fresh: None }
     }
 
     /// The signed-in user's id, or a redirect to the login page.

@@ -1,0 +1,374 @@
+//! The web pages in a real headless Chromium, driven over WebDriver (chromedriver) by a
+//! minimal JSON client (the crate's own blocking HTTP client): a host and six players sign
+//! up, the host creates a game (the balance hint shown), the players join by the invite,
+//! the host starts it on Palms bloom; each player votes and sends their night order from
+//! the page; a post breaking Palms bloom is flagged by itself; a refused order shows its
+//! reason next to the form; the host resolves the day; the newspaper shows the lynch; a
+//! dead player's post is marked. Screenshots of the player's page, the host's page and the
+//! newspaper at 1280 and 360 px wide go to target/screenshots/, and none of those pages
+//! scrolls sideways at 360 px.
+//!
+//! Without chromedriver the test prints one line and passes, unless OSTROV_BROWSER_TESTS=1
+//! (set by .ci/run, which installs Debian's chromium and chromium-driver): then it fails.
+
+mod support;
+
+use std::net::{SocketAddr, TcpListener};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ostrov_server::client::Client;
+use serde_json::{json, Value};
+use support::{Server, START};
+
+const NAMES: [&str; 6] = ["Агата", "Богдан", "Варвара", "Гордей", "Дарина", "Ефим"];
+const PASSWORD: &str = "пароль-для-теста";
+
+/// One WebDriver request: (status, JSON body). chromedriver keeps connections open, so
+/// the answer is read by its Content-Length.
+fn wd(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> std::io::Result<(u16, Value)> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut s = std::net::TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(60)))?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        addr.port(),
+        body.len()
+    )?;
+    let mut r = BufReader::new(s);
+    let mut line = String::new();
+    r.read_line(&mut line)?;
+    let status = line.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let mut len = 0usize;
+    loop {
+        line.clear();
+        r.read_line(&mut line)?;
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':') {
+            if k.eq_ignore_ascii_case("content-length") {
+                len = v.trim().parse().unwrap_or(0);
+            }
+        }
+    }
+    let mut buf = vec![0u8; len];
+    r.read_exact(&mut buf)?;
+    Ok((status, serde_json::from_slice(&buf).unwrap_or(Value::Null)))
+}
+
+fn which(name: &str) -> Option<String> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| format!("{d}/{name}"))
+        .find(|p| std::path::Path::new(p).is_file())
+}
+
+/// chromedriver, killed on drop.
+struct Driver {
+    child: Child,
+    addr: SocketAddr,
+    session: String,
+    base: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = wd(self.addr, "DELETE", &format!("/session/{}", self.session), None);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Driver {
+    fn start(chromedriver: &str, browser: &str, base: String) -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let profile = std::env::temp_dir().join(format!("ostrov-chromium-{}-{port}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        std::fs::create_dir_all(&profile).unwrap();
+        let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "binary": browser,
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--disable-dev-shm-usage", "--window-size=1280,900", format!("--user-data-dir={}", profile.display())]
+        }}}});
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut d = Driver { child, addr, session: String::new(), base };
+        loop {
+            if let Ok((_, v)) = wd(addr, "POST", "/session", Some(&caps)) {
+                if let Some(s) = v["value"]["sessionId"].as_str() {
+                    d.session = s.to_string();
+                    return d;
+                }
+                panic!("chromedriver refused the session: {v}");
+            }
+            assert!(Instant::now() < deadline, "chromedriver did not answer");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let path = format!("/session/{}{path}", self.session);
+        let (status, v) = wd(self.addr, method, &path, body.as_ref()).expect("chromedriver answers");
+        assert!(status == 200, "WebDriver {method} {path}: {v}");
+        v["value"].clone()
+    }
+
+    fn go(&self, path: &str) {
+        self.call("POST", "/url", Some(json!({"url": format!("{}{path}", self.base)})));
+    }
+
+    fn find(&self, css: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let path = format!("/session/{}/element", self.session);
+            let (status, v) =
+                wd(self.addr, "POST", &path, Some(&json!({"using": "css selector", "value": css}))).unwrap();
+            if status == 200 {
+                return v["value"].as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
+            }
+            assert!(Instant::now() < deadline, "no element {css} in {}", self.source());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn fill(&self, css: &str, text: &str) {
+        let e = self.find(css);
+        self.call("POST", &format!("/element/{e}/clear"), Some(json!({})));
+        self.call("POST", &format!("/element/{e}/value"), Some(json!({"text": text})));
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.find(css);
+        self.call("POST", &format!("/element/{e}/click"), Some(json!({})));
+    }
+
+    fn source(&self) -> String {
+        self.call("GET", "/source", None).as_str().unwrap_or_default().to_string()
+    }
+
+    fn url(&self) -> String {
+        self.call("GET", "/url", None).as_str().unwrap_or_default().to_string()
+    }
+
+    fn script(&self, js: &str) -> Value {
+        self.call("POST", "/execute/sync", Some(json!({"script": js, "args": []})))
+    }
+
+    /// Waits until the page holds `text` (after a click the next page loads).
+    fn wait_for(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let s = self.source();
+            if s.contains(text) {
+                return s;
+            }
+            assert!(Instant::now() < deadline, "the page never shows {text:?}: {s}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn width(&self, w: u32) {
+        self.call("POST", "/window/rect", Some(json!({"width": w, "height": 900})));
+    }
+
+    /// A full-page screenshot at width `w`, saved as `name-w.png`; the page must not scroll
+    /// sideways.
+    fn shoot(&self, name: &str, w: u32) {
+        self.call("POST", "/window/rect", Some(json!({"width": w, "height": 2400})));
+        self.script("window.scrollTo(0, 0); return 0;");
+        std::thread::sleep(Duration::from_millis(150));
+        let wide = self.script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+        assert!(wide.as_i64().unwrap_or(1) <= 0, "{name} scrolls sideways at {w} px by {wide}");
+        let png = decode64(self.call("GET", "/screenshot", None).as_str().unwrap());
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{name}-{w}.png")), png).unwrap();
+        self.width(1280);
+    }
+
+    fn sign_up(&self, name: &str) {
+        self.go("/signup");
+        self.fill("#name", name);
+        self.fill("#password", PASSWORD);
+        self.click("main button[type=submit]");
+        self.wait_for("Мои игры");
+    }
+
+    fn log_in(&self, name: &str) {
+        self.call("DELETE", "/cookie", None);
+        self.go("/login");
+        self.fill("#name", name);
+        self.fill("#password", PASSWORD);
+        self.click("main button[type=submit]");
+        self.wait_for("Мои игры");
+    }
+
+    fn select(&self, form: &str, field: &str, value: &str) {
+        self.click(&format!("{form} select[name={field}] option[value=\"{value}\"]"));
+    }
+}
+
+fn decode64(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bytes: Vec<u8> = s.bytes().filter(|c| *c != b'=' && !c.is_ascii_whitespace()).map(val).collect();
+    bytes
+        .chunks(4)
+        .flat_map(|c| {
+            let n = c.iter().enumerate().fold(0u32, |a, (i, b)| a | (*b as u32) << (18 - 6 * i));
+            let k = c.len() * 6 / 8;
+            (0..k).map(move |i| (n >> (16 - 8 * i)) as u8)
+        })
+        .collect()
+}
+
+#[test]
+fn a_day_in_a_real_browser() {
+    let required = std::env::var("OSTROV_BROWSER_TESTS").is_ok_and(|v| v == "1");
+    let (Some(chromedriver), Some(browser)) =
+        (which("chromedriver"), which("chromium").or_else(|| which("chromium-browser")))
+    else {
+        assert!(!required, "OSTROV_BROWSER_TESTS=1 but chromium or chromedriver is not installed");
+        println!("browser test skipped: no chromedriver/chromium on PATH (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let server = Server::start();
+    let d = Driver::start(&chromedriver, &browser, format!("http://{}", server.addr));
+
+    // The host signs up and creates a game; the balance hint is shown and follows the form.
+    d.sign_up("Смотритель");
+    d.go("/new");
+    d.wait_for("Мирные выигрывают");
+    d.fill("#title", "Остров страха, тест");
+    d.fill("#slots", "6");
+    d.click("#setup-custom");
+    d.fill("#role_werewolf", "1");
+    d.fill("#role_seer", "1");
+    d.fill("#role_nurse", "1");
+    d.fill("#deck", "none");
+    d.click("#title");
+    let page = d.wait_for("Мирные выигрывают");
+    assert!(page.contains("партий ботов"), "{page}");
+    d.click("form#create > p > button[type=submit]");
+    let page = d.wait_for("Ссылка-приглашение");
+    let game = d.url().trim_start_matches(&format!("http://{}", server.addr)).to_string();
+    let invite = page.split("href=\"/join/").nth(1).unwrap().split('"').next().unwrap().to_string();
+
+    // Six players sign up and join by the invite.
+    for n in NAMES {
+        d.call("DELETE", "/cookie", None);
+        d.sign_up(n);
+        d.go(&format!("/join/{invite}"));
+        d.click("main button[type=submit]");
+        d.wait_for("Набор игроков");
+    }
+    // The host starts the game; day 1 is fixed to Palms bloom.
+    d.log_in("Смотритель");
+    server.clock.set(START);
+    d.go(&game);
+    d.click("form[action$=\"/start\"] button");
+    d.wait_for("Пульт ведущего");
+    d.select("form:has(input[value=fix])", "event", "palms_bloom");
+    d.click("form:has(input[value=fix]) button");
+    d.wait_for("Пальмы цветут");
+
+    // Each player reads their role, votes for the same passenger and sends the night order.
+    server.clock.set(START + 12 * 3600);
+    let mut roles = Vec::new();
+    for n in NAMES {
+        d.log_in(n);
+        d.go(&game);
+        let s = d.wait_for("Роль: <strong>");
+        roles.push(s.split("Роль: <strong>").nth(1).unwrap().split('<').next().unwrap().to_string());
+    }
+    let wolf = roles.iter().position(|r| r == "Оборотень").unwrap();
+    let seer = roles.iter().position(|r| r == "Ясновидящий").unwrap();
+    let nurse = roles.iter().position(|r| r == "Медсестра").unwrap();
+    let passengers: Vec<usize> = (0..6).filter(|i| ![wolf, seer, nurse].contains(i)).collect();
+    let victim = passengers[0];
+    for (i, n) in NAMES.iter().enumerate() {
+        d.log_in(n);
+        d.go(&game);
+        d.select("#order-vote", "target", NAMES[victim]);
+        d.click("#order-vote button");
+        d.wait_for(&format!("Сейчас: {}", NAMES[victim]));
+        let night = if i == wolf {
+            Some(("kill", NAMES[passengers[1]]))
+        } else if i == seer {
+            Some(("check", NAMES[wolf]))
+        } else if i == nurse {
+            Some(("heal", NAMES[seer]))
+        } else {
+            None
+        };
+        if let Some((act, target)) = night {
+            d.select(&format!("#order-{act}"), "target", target);
+            d.click(&format!("#order-{act} button"));
+            d.wait_for(&format!("Сейчас: {target}"));
+        }
+    }
+
+    // A post that breaks Palms bloom is flagged by itself, the word highlighted.
+    d.log_in(NAMES[passengers[1]]);
+    d.go(&game);
+    d.fill("#text-thread", "Это не я, клянусь");
+    d.click("#thread .post-form button");
+    let s = d.wait_for("<mark>я</mark>");
+    assert!(s.contains("«Пальмы цветут»: запрещённое слово"));
+    d.shoot("player", 1280);
+    d.shoot("player", 360);
+
+    // A refused order: the page was loaded, then the host disqualified the chosen target;
+    // the vote comes back with its reason next to the form.
+    d.log_in(NAMES[passengers[2]]);
+    d.go(&game);
+    d.select("#order-vote", "target", NAMES[passengers[1]]);
+    let mut host_api = Client::new(server.addr);
+    let login = host_api.post("/api/login", json!({"name": "Смотритель", "password": PASSWORD})).unwrap();
+    assert_eq!(login.status, 200);
+    let id = game.rsplit('/').next().unwrap();
+    let r = host_api.post(&format!("/api/games/{id}/host/remove"), json!({"target": NAMES[passengers[1]]})).unwrap();
+    assert_eq!(r.status, 200, "{}", r.body);
+    d.click("#order-vote button");
+    let s = d.wait_for("role=\"alert\"");
+    let form = s.split("id=\"order-vote\"").nth(1).unwrap().split("</form>").next().unwrap();
+    assert!(form.contains("class=\"error\"") && form.contains("Ход не принят"), "{form}");
+
+    // The host resolves the day; the host's page and the newspaper show the lynch.
+    d.log_in("Смотритель");
+    d.go(&game);
+    d.click("button[value=resolve]");
+    d.wait_for("Пошаговый разбор итогов дня 1");
+    d.shoot("host", 1280);
+    d.shoot("host", 360);
+    d.go(&format!("{game}/papers/1/evening"));
+    let s = d.wait_for("Голоса дня");
+    assert!(s.contains(NAMES[victim]) && s.contains("— линчеван"), "{s}");
+    d.shoot("newspaper", 1280);
+    d.shoot("newspaper", 360);
+
+    // The lynched player may still post: marked as dead.
+    d.log_in(NAMES[victim]);
+    d.go(&game);
+    d.fill("#text-thread", "Привет с того света");
+    d.click("#thread .post-form button");
+    let s = d.wait_for("Привет с того света");
+    let post = s.split("Привет с того света").next().unwrap().rsplit("<li id=\"post-").next().unwrap();
+    assert!(post.contains("speaker-dead") && post.contains("мёртвый: только тематический флуд"), "{post}");
+}
