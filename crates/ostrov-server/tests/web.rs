@@ -234,6 +234,13 @@ fn forms_refuse_bad_input_next_to_the_field_and_posts_without_the_token() {
     assert_eq!(r.status, 403, "another session's token");
     let r = t.players[0].post("/logout", "", &[]);
     assert_eq!(r.status, 403);
+    // The rules page: every role, item and event in Russian.
+    let rules = Browser::new(t.server.addr).get("/rules");
+    assert_eq!(rules.status, 200);
+    for w in ["Оборотень", "Полукровка", "Ядовитый шип", "Кукла вуду", "Пальмы цветут", "Магнитная буря"]
+    {
+        assert!(rules.body.contains(w), "the rules name {w}");
+    }
     // Logged out: the game page sends to the login page.
     let r = Browser::new(t.server.addr).get(&game);
     assert_eq!((r.status, location(&r)), (303, "/login".to_string()));

@@ -14,6 +14,7 @@ mod forms;
 mod game;
 mod lobby;
 mod paper;
+mod rules;
 mod sse;
 mod text;
 mod thread;
@@ -54,6 +55,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/games/{id}/flag", post(thread::flag::<S>))
         .route("/games/{id}/live", get(sse::stream::<S>))
         .route("/games/{id}/papers/{day}/{kind}", get(paper::show::<S>))
+        .route("/rules", get(rules::show::<S>))
         .route("/static/{file}", get(assets::file))
 }
 
