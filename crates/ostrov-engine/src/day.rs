@@ -423,13 +423,7 @@ fn accept_host(state: &mut State, today: &mut Today, command: &Command) {
         Command::Penalty { target, reason } => {
             today.sent[target.index()].penalty = true;
             today.record.penalties.push((*target, reason.clone()));
-            let name = state.name(*target).to_string();
-            today.log.add(0, || {
-                format!(
-                    "Ведущий лишил голоса {name} за нарушение{}",
-                    reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()
-                )
-            });
+            today.log.add(0, || crate::ru::say::penalty(state.who(*target), reason.as_deref()).to_string());
         }
         Command::Remove { target, reason } => {
             state.kill(*target, crate::player::Death::Removed);
@@ -440,14 +434,8 @@ fn accept_host(state: &mut State, today: &mut Today, command: &Command) {
                 today.question = None;
             }
             today.record.removed.push((*target, reason.clone()));
-            let (name, role) = (state.name(*target).to_string(), state.player(*target).role);
-            today.log.add(0, || {
-                format!(
-                    "Ведущий удалил из игры {name} ({}){}",
-                    role.ru_lower(),
-                    reason.as_ref().map(|r| format!(": {r}")).unwrap_or_default()
-                )
-            });
+            let role = state.player(*target).role;
+            today.log.add(0, || crate::ru::say::removed(state.who(*target), role, reason.as_deref()).to_string());
             crate::play::turn_halfbloods(state, &mut today.log, 0);
         }
         _ => unreachable!("only host acts come from the host"),

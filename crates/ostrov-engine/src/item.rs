@@ -34,6 +34,17 @@ pub enum ItemKind {
 }
 
 impl Item {
+    /// The Russian name in the accusative («применяет Любовную записку»).
+    pub const fn ru_acc(self) -> &'static str {
+        match self {
+            Item::Bomb => "Бомбу",
+            Item::SheepSkin => "Овечью шкуру",
+            Item::LoveNote => "Любовную записку",
+            Item::Voodoo => "Куклу вуду",
+            other => other.ru(),
+        }
+    }
+
     /// Whether the item is passive, automatic or used by order.
     pub const fn kind(self) -> ItemKind {
         match self {

@@ -8,6 +8,7 @@ use crate::item::Item;
 use crate::player::{Death, PlayerId};
 use crate::record::{ItemUse, Stage};
 use crate::resolution::Resolution;
+use crate::ru::{say, NameBuf, Who};
 use crate::rules::TieRule;
 use crate::vote::Votes;
 
@@ -21,19 +22,18 @@ fn candidate(st: &crate::state::State, placed: &[bool], only: Option<&[bool]>, p
 
 impl Resolution<'_> {
     fn names(&self, ps: &[PlayerId]) -> String {
-        if !self.day.log.on {
-            return String::new();
-        }
-        ps.iter().map(|p| self.name(*p)).collect::<Vec<_>>().join(", ")
+        ps.iter().map(|p| self.st.name(*p)).collect::<Vec<_>>().join(", ")
     }
 
     /// Draws one of the tied: the file's next `tie_break`, else the seeded RNG.
     pub(crate) fn draw_tie(&mut self, tied: &[PlayerId]) -> Result<PlayerId, ResolveError> {
         match self.day.tie_breaks.pop_front() {
             Some(fix) if tied.contains(&fix) => Ok(fix),
-            Some(fix) => {
-                Err(ResolveError::TieBreakNotTied { day: self.st.day, name: self.name(fix), tied: self.names(tied) })
-            }
+            Some(fix) => Err(ResolveError::TieBreakNotTied {
+                day: self.st.day,
+                name: self.st.name(fix).to_string(),
+                tied: self.names(tied),
+            }),
             None => Ok(draw::pick(self.rng, tied)),
         }
     }
@@ -43,8 +43,8 @@ impl Resolution<'_> {
     fn tie(&mut self, t: &mut Vec<PlayerId>, step: u8) -> Result<(), ResolveError> {
         if self.day.log.on && t.iter().any(|p| self.day.sent[p.index()].immune) {
             let gone: Vec<PlayerId> = t.iter().copied().filter(|p| self.day.sent[p.index()].immune).collect();
-            let names = self.names(&gone);
-            self.log(step, || format!("Ничья: {names} под иммунитетом и выбывают из ничьей"));
+            let names = self.names_of(&gone);
+            self.tell(step, || say::tie_immune(&whos(&names)));
         }
         t.retain(|p| !self.day.sent[p.index()].immune);
         if t.is_empty() {
@@ -54,21 +54,17 @@ impl Resolution<'_> {
             let traps = t.iter().filter(|p| self.st.holds(**p, Item::Trap)).count();
             if traps > 0 && traps < t.len() {
                 t.retain(|p| self.st.holds(*p, Item::Trap));
-                let names = self.names(t);
-                self.log(step, || {
-                    format!(
-                        "Капкан: в ничьей между владельцами капкана и остальными линчуется владелец капкана ({names})"
-                    )
-                });
+                let names = self.names_of(t);
+                self.tell(step, || say::tie_trap(&whos(&names)));
             } else if t.iter().any(|p| self.st.holds(*p, Item::Fang)) {
                 if self.day.log.on {
                     let fangs: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Fang)).collect();
-                    let names = self.names(&fangs);
-                    self.log(step, || format!("Клык оборотня спасает от линча по ничьей: {names}"));
+                    let names = self.names_of(&fangs);
+                    self.tell(step, || say::tie_fang(&whos(&names)));
                 }
                 t.retain(|p| !self.st.holds(*p, Item::Fang));
                 if t.is_empty() {
-                    self.log(step, || "После Клыка оборотня в ничьей никого не осталось: линча нет".into());
+                    self.tell(step, say::tie_fang_empty);
                     return Ok(());
                 }
             }
@@ -76,21 +72,21 @@ impl Resolution<'_> {
         if t.len() == 1 {
             return Ok(());
         }
-        let names = self.names(t);
+        let names = self.names_of(t);
         match self.st.rules.tie {
             TieRule::Random => {
                 let p = self.draw_tie(t)?;
                 let pn = self.name(p);
-                self.log(step, || format!("Ничья между {names}: жребий выпал на {pn}"));
+                self.tell(step, || say::tie_lot(&whos(&names), pn.who()));
                 t.clear();
                 t.push(p);
             }
             TieRule::None => {
-                self.log(step, || format!("Ничья между {names}: по правилам игры при ничьей никто не линчуется"));
+                self.tell(step, || say::tie_none(&whos(&names)));
                 t.clear();
             }
             TieRule::All => {
-                self.log(step, || format!("Ничья между {names}: по правилам игры линчуются все"));
+                self.tell(step, || say::tie_all(&whos(&names)));
             }
         }
         Ok(())
@@ -161,16 +157,16 @@ impl Resolution<'_> {
                 free = free.saturating_sub(1);
                 if self.day.sent[p.index()].immune {
                     let pn = self.name(p);
-                    self.log(5, || format!("{pn} набирает больше всех голосов, но под иммунитетом «Выбери меня!»: место линча остаётся пустым"));
+                    self.tell(5, || say::lynch_immune(pn.who()));
                     out.push(None);
                 } else if skins && self.day.items_work() && self.st.holds_charged(p, Item::SheepSkin) {
                     self.trigger(p, Item::SheepSkin, 5);
                     let pn = self.name(p);
-                    self.log(5, || format!("У {pn} срабатывает Овечья шкура: он спасён, вместо него линчуется следующий по числу голосов"));
+                    self.tell(5, || say::sheep_skin(pn.who()));
                     let before = out.len();
                     self.fill(votes, 1, placed, only, skins, out)?;
                     if out.len() == before {
-                        self.log(5, || "Следующего по числу голосов нет: линча нет".into());
+                        self.tell(5, say::sheep_skin_nobody_next);
                         out.push(None);
                     }
                 } else {
@@ -246,10 +242,10 @@ impl Resolution<'_> {
             // R-BOMB-1: the lynch is exactly what R-TIE-1 leaves of the firing holders — nobody
             // when the tie among them picks nobody (`tie = "none"`, fangs).
             if fired.is_empty() {
-                self.log(6, || "Бомба: ничья среди владельцев бомбы не выбрала никого — линча нет".into());
+                self.tell(6, say::bomb_none);
             } else {
-                let names = self.names(&fired);
-                self.log(6, || format!("Бомба: {names} — не меньше двух голосов, линчуется вместо лидера голосования"));
+                let names = self.names_of(&fired);
+                self.tell(6, || say::bomb(&whos(&names), false));
             }
             *places = fired.into_iter().map(Some).collect();
             return Ok(());
@@ -257,8 +253,8 @@ impl Resolution<'_> {
         if fired.is_empty() {
             return Ok(());
         }
-        let names = self.names(&fired);
-        self.log(6, || format!("Бомба: {names} — не меньше двух голосов, линчуются вместо лидеров голосования"));
+        let names = self.names_of(&fired);
+        self.tell(6, || say::bomb(&whos(&names), true));
         // Rage: the firing holders take over the chosen places from the top, then fill empty ones.
         let chosen: Vec<usize> = (0..places.len()).filter(|&k| places[k].is_some()).collect();
         for (k, f) in fired.into_iter().enumerate() {
@@ -291,14 +287,14 @@ impl Resolution<'_> {
         self.st.sort_by_list(&mut lynched);
         lynched.dedup();
         if lynched.is_empty() {
-            self.log(7, || "Сегодня никто не линчёван".into());
+            self.say(7, say::nobody_lynched);
         }
         let hidden = self.day.event == Some(Event::SolarEclipse);
         for &p in &lynched {
             self.st.kill(p, Death::Lynch);
             self.st.player_mut(p).role_public = !hidden;
             let (pn, role) = (self.name(p), self.st.player(p).role);
-            self.log(7, || format!("Линчёван {pn} ({})", role.ru_lower()));
+            self.say(7, || say::lynched(pn.who(), Some(role)));
         }
         self.day.record.lynched = lynched;
         crate::play::turn_halfbloods(self.st, &mut self.day.log, 7);
@@ -309,7 +305,7 @@ impl Resolution<'_> {
     fn fear(&mut self, votes: &Votes) -> Result<Vec<PlayerId>, ResolveError> {
         let best = self.st.living().map(|p| votes.count(p)).max().unwrap_or(0);
         if best == 0 {
-            self.log(7, || "Страх: никто не проголосовал — лидера нет, линча нет".into());
+            self.tell(7, say::fear_nobody);
             return Ok(vec![]);
         }
         let top: Vec<PlayerId> = self.st.living().filter(|p| votes.count(*p) == best).collect();
@@ -318,26 +314,29 @@ impl Resolution<'_> {
         } else if self.st.rules.tie == TieRule::Random {
             self.draw_tie(&top)?
         } else {
-            let names = self.names(&top);
-            self.log(7, || format!("Страх: ничья между {names} — лидера нет, линча нет"));
+            let names = self.names_of(&top);
+            self.tell(7, || say::fear_tie(&whos(&names)));
             return Ok(vec![]);
         };
         self.day.record.leader = Some(leader);
         let ln = self.name(leader);
         let Some(s) = self.day.sent[leader.index()].sentence.filter(|s| self.st.alive(*s)) else {
-            self.log(7, || format!("Страх: лидер {ln} не вынес приговора — линча нет"));
+            self.tell(7, || say::fear_no_sentence(ln.who()));
             return Ok(vec![]);
         };
         self.day.record.sentence = Some(s);
         let sn = self.name(s);
         if self.st.holds_charged(s, Item::SheepSkin) && self.day.items_work() {
             self.trigger(s, Item::SheepSkin, 7);
-            self.log(7, || {
-                format!("Страх: лидер {ln} приговорил {sn}, но у того сработала Овечья шкура — никто не гибнет")
-            });
+            self.tell(7, || say::fear_sheep_skin(ln.who(), sn.who()));
             return Ok(vec![]);
         }
-        self.log(7, || format!("Страх: лидер {ln} приговорил {sn}"));
+        self.say(7, || say::fear_sentence(ln.who(), sn.who()));
         Ok(vec![s])
     }
+}
+
+/// The grammar views of owned names.
+pub(crate) fn whos(names: &[NameBuf]) -> Vec<Who<'_>> {
+    names.iter().map(NameBuf::who).collect()
 }

@@ -1,6 +1,7 @@
 //! The 13:00 stage (R-EVENT-1): Bunker, Exchange, Mystic light, Choose me! (the pair),
 //! Spirit call and Magnetic storm are settled; item uses so far are announced.
 
+use crate::ru::say;
 use rand_chacha::ChaCha8Rng;
 
 use crate::act::Act;
@@ -30,8 +31,7 @@ pub(crate) fn run(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
     if today.log.on {
         let uses: Vec<_> = today.uses.iter().map(|u| (u.by, u.item, u.target)).collect();
         for (by, item, target) in uses {
-            let (b, t) = (st.name(by), st.name(target));
-            today.log.add(0, || format!("13:00. {b} применяет {} на {t}", item.ru()));
+            today.log.add(0, || say::midday_use(st.who(by), item, st.who(target)).to_string());
         }
     }
 }
@@ -54,8 +54,7 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
             today.record.rejected.push(Rejected { by: Actor::Player(p), act: Act::Bunker, at: Clock::MIDDAY, reason });
         };
         if st.reserve.is_empty() {
-            let name = st.name(p);
-            today.log.add(0, || format!("13:00. Бункер: {name} не получает новую вещь — резерв пуст"));
+            today.log.add(0, || say::bunker_empty(st.who(p)).to_string());
             fail(today, Refusal::ReserveEmpty);
             continue;
         }
@@ -76,14 +75,7 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
         }
         st.notify(p, NoticeKind::Item { item: Some(Held::new(new)), source: ItemSource::Bunker });
         today.record.bunker.push(p);
-        let name = st.name(p);
-        today.log.add(0, || {
-            format!(
-                "13:00. Бункер: {name} сдаёт {} и получает {}",
-                old.map_or("ничего".to_string(), |o| o.item.ru().to_string()),
-                new.ru()
-            )
-        });
+        today.log.add(0, || say::bunker(st.who(p), old.map(|o| o.item), new).to_string());
     }
 }
 
@@ -106,8 +98,7 @@ fn exchange(st: &mut State, today: &mut Today) {
         st.notify(a, NoticeKind::Item { item: ib, source: ItemSource::Exchange });
         st.notify(b, NoticeKind::Item { item: ia, source: ItemSource::Exchange });
         today.record.exchanges.push((a, b));
-        let (na, nb) = (st.name(a), st.name(b));
-        today.log.add(0, || format!("13:00. Обмен: {na} и {nb} меняются вещами"));
+        today.log.add(0, || say::exchange(st.who(a), st.who(b)).to_string());
     }
 }
 
@@ -123,8 +114,7 @@ fn mystic_light(st: &mut State, today: &mut Today) {
         st.player_mut(p).item = Some(h);
         st.notify(p, NoticeKind::Recharged(h));
         today.record.lights.push(p);
-        let name = st.name(p);
-        today.log.add(0, || format!("13:00. Мистический свет: {name} перезаряжает свою вещь"));
+        today.log.add(0, || say::light(st.who(p)).to_string());
     }
 }
 
@@ -136,8 +126,7 @@ fn pair(st: &mut State, today: &mut Today) {
     }
     today.sent[p.index()].immune = true;
     today.record.pair = Some(p);
-    let (nc, np) = (st.name(c), st.name(p));
-    today.log.add(0, || format!("13:00. Выбери меня!: {nc} выбирает в пару {np} — у обоих иммунитет на линч"));
+    today.log.add(0, || say::pair(st.who(c), st.who(p)).to_string());
 }
 
 /// Spirit call (R-SPIRIT-1): the first question sent is asked.
@@ -151,6 +140,5 @@ fn spirit(st: &mut State, today: &mut Today) {
         return;
     }
     today.record.question = Some((by, text.clone()));
-    let name = st.name(by);
-    today.log.add(0, || format!("13:00. Вызов духа: {name} спрашивает: «{text}»"));
+    today.log.add(0, || say::question(st.who(by), &text).to_string());
 }

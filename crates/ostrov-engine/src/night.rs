@@ -11,6 +11,7 @@ use crate::player::{Death, PlayerId};
 use crate::record::{Check, CheckResult};
 use crate::resolution::Resolution;
 use crate::role::Role;
+use crate::ru::say;
 
 /// One player's night order, still standing or void.
 #[derive(Clone, Copy, Debug)]
@@ -92,7 +93,7 @@ impl Resolution<'_> {
             let pl = self.st.player(p);
             if !pl.alive {
                 let pn = self.name(p);
-                self.log(8, || format!("Ночной ход {pn} не учитывается: игрок выбыл"));
+                self.say(8, || say::night_sender_gone(pn.who()));
                 continue;
             }
             if let NightOrder::Kill(t) = order {
@@ -105,7 +106,7 @@ impl Resolution<'_> {
             }
             if !order.all_named(|t| self.st.alive(t)) {
                 let pn = self.name(p);
-                self.log(8, || format!("Ночной ход {pn} не учитывается: выбранный игрок выбыл"));
+                self.say(8, || say::night_target_gone(pn.who()));
                 continue;
             }
             night.acts.push(NightAct { actor: p, order, void: false });
@@ -126,7 +127,7 @@ impl Resolution<'_> {
             if !self.st.alive(u.by) || !self.st.alive(u.target) {
                 // R-ITEM-7: a voodoo doll whose user is lynched does nothing (and is spent).
                 let bn = self.name(u.by);
-                self.log(9, || format!("Кукла вуду {bn} ничего не делает: кто-то из участников выбыл"));
+                self.say(9, || say::voodoo_void(bn.who()));
                 self.mark_ineffective(u.by, u.item);
                 continue;
             }
@@ -149,9 +150,7 @@ impl Resolution<'_> {
             if !voted {
                 night.acts[k].void = true;
                 let pn = self.name(a.actor);
-                self.log(8, || {
-                    format!("Туманная ночь: ход {pn} не состоялся — днём он не голосовал против своей цели")
-                });
+                self.say(8, || say::fog_void(pn.who()));
             }
         }
         if let Some(pack) = night.pack.as_mut() {
@@ -175,7 +174,7 @@ impl Resolution<'_> {
     pub(crate) fn step_9_voodoo(&mut self, night: &mut Night) {
         for &v in &night.voodooed.clone() {
             let vn = self.name(v);
-            self.log(9, || format!("Кукла вуду: {vn} этой ночью не может применить свою способность"));
+            self.say(9, || say::voodoo(vn.who()));
             for a in night.acts.iter_mut().filter(|a| a.actor == v) {
                 a.void = true;
             }
@@ -201,7 +200,7 @@ impl Resolution<'_> {
             night.cancelled = true;
             self.st.player_mut(w.actor).spent.witch_cancel = true;
             let wn = self.name(w.actor);
-            self.log(10, || format!("Колдунья {wn} отменяет все действия этой ночи"));
+            self.say(10, || say::witch_cancel(wn.who()));
             // The night's voodoo dolls are void too (spent anyway, R-ITEM-3): they changed nothing.
             for k in 0..self.day.uses.len() {
                 let u = self.day.uses[k];
@@ -217,7 +216,7 @@ impl Resolution<'_> {
                 self.st.player_mut(w.actor).spent.witch_kill = true;
                 night.deaths.push((t.first, Cause::Witch));
                 let (wn, tn) = (self.name(w.actor), self.name(t.first));
-                self.log(10, || format!("Колдунья {wn} убивает {tn}"));
+                self.say(10, || say::witch_kill(wn.who(), tn.who()));
             }
         }
     }
@@ -235,7 +234,7 @@ impl Resolution<'_> {
                     self.st.notify(x, NoticeKind::Item { item: iy, source: ItemSource::Swap });
                     self.st.notify(y, NoticeKind::Item { item: ix, source: ItemSource::Swap });
                     let (xn, yn) = (self.name(x), self.name(y));
-                    self.log(11, || format!("Лунатик меняет местами вещи {xn} и {yn}"));
+                    self.say(11, || say::swap(xn.who(), yn.who()));
                 }
                 NightOrder::Recharge(t) => {
                     let tn = self.name(t);
@@ -244,9 +243,9 @@ impl Resolution<'_> {
                             let h = crate::item::Held { item: h.item, charged: true };
                             self.st.player_mut(t).item = Some(h);
                             self.st.notify(t, NoticeKind::Recharged(h));
-                            self.log(11, || format!("Лунатик перезаряжает вещь {tn}"));
+                            self.say(11, || say::recharge(tn.who()));
                         }
-                        _ => self.log(11, || format!("Лунатик хотел перезарядить вещь {tn}, но перезаряжать нечего")),
+                        _ => self.say(11, || say::recharge_nothing(tn.who())),
                     }
                 }
                 _ => {}
@@ -264,7 +263,7 @@ impl Resolution<'_> {
         let targets = pack.targets;
         for t in targets.iter() {
             let tn = self.name(t);
-            self.log(12, || format!("Оборотни нападают на {tn}"));
+            self.say(12, || say::pack_attack(tn.who()));
             night.attacks.push(t);
         }
     }
@@ -277,7 +276,7 @@ impl Resolution<'_> {
         for t in night.attacks.clone() {
             if self.st.player(t).role == Role::Untouchable {
                 let tn = self.name(t);
-                self.log(13, || format!("{tn} неприкасаем: оборотни не могут его убить"));
+                self.say(13, || say::untouchable(tn.who()));
                 night.attacks.retain(|a| *a != t);
             }
         }
@@ -290,7 +289,7 @@ impl Resolution<'_> {
             if self.day.items_work() && self.st.holds_charged(t, Item::MoonFern) {
                 self.trigger(t, Item::MoonFern, 14);
                 let tn = self.name(t);
-                self.log(14, || format!("У {tn} сработал Лунный папоротник — нападение оборотней отражено"));
+                self.tell(14, || say::moon_fern(tn.who()));
             } else {
                 night.deaths.push((t, Cause::Wolves));
             }
@@ -323,14 +322,10 @@ impl Resolution<'_> {
                 CheckResult::NotWerewolf
             };
             let (sn, tn) = (self.name(seer), self.name(t));
-            self.log(16, || match result {
-                CheckResult::Failed => format!("Ясновидящий {sn} проверяет {tn}: Черные очки — проверка не удалась"),
-                CheckResult::Werewolf => format!("Ясновидящий {sn} проверяет {tn}: оборотень"),
-                CheckResult::NotWerewolf => format!("Ясновидящий {sn} проверяет {tn}: не оборотень"),
-            });
+            self.say(16, || say::check(sn.who(), tn.who(), result));
             if result != CheckResult::Failed && is_hamster {
                 night.deaths.push((t, Cause::Check));
-                self.log(16, || format!("Мозг Хомяка-Мутанта {tn} не выдержал проверки"));
+                self.say(16, || say::hamster_checked(tn.who()));
             }
             self.st.notify(seer, NoticeKind::Check { target: t, result });
             self.day.record.checks.push(Check { seer, target: t, result });
@@ -355,10 +350,11 @@ impl Resolution<'_> {
             let tn = self.name(t);
             if self.day.items_work() && self.st.holds_charged(t, Item::CamoRobe) {
                 self.trigger(t, Item::CamoRobe, 18);
-                self.log(18, || format!("У {tn} сработал Маскхалат — Сексманьяк ушёл ни с чем"));
+                self.tell(18, || say::camouflage(tn.who()));
             } else if !self.day.record.assaulted.contains(&t) {
-                self.log(17, || format!("Сексманьяк навестил {tn}: завтра он без голоса и не может говорить"));
+                self.tell(17, || say::assault(tn.who()));
                 self.day.record.assaulted.push(t);
+                self.st.notify(t, NoticeKind::Assaulted);
             }
         }
         night.assaults.clear();
@@ -370,7 +366,7 @@ impl Resolution<'_> {
             let Some(a) = night.live(k, Role::Hamster, self.st) else { continue };
             if let NightOrder::Kill(t) = a.order {
                 let (hn, tn) = (self.name(a.actor), self.name(t.first));
-                self.log(19, || format!("Хомяк-Мутант {hn} нападает на {tn}"));
+                self.say(19, || say::hamster_kill(hn.who(), tn.who()));
                 night.deaths.push((t.first, Cause::Hamster));
             }
         }
@@ -388,13 +384,7 @@ impl Resolution<'_> {
                 let saved = night.deaths.iter().any(|(v, _)| *v == t);
                 night.deaths.retain(|(v, _)| *v != t);
                 let (nn, tn) = (self.name(a.actor), self.name(t));
-                self.log(20, || {
-                    if saved {
-                        format!("Медсестра {nn} спасает {tn} от смерти")
-                    } else {
-                        format!("Медсестра {nn} лечит {tn}")
-                    }
-                });
+                self.say(20, || say::nurse(nn.who(), tn.who(), saved));
             }
         }
     }
@@ -408,10 +398,10 @@ impl Resolution<'_> {
         for &p in dead.iter() {
             self.st.kill(p, Death::Night);
             let (pn, role) = (self.name(p), self.st.player(p).role);
-            self.log(20, || format!("Этой ночью погиб {pn} ({})", role.ru_lower()));
+            self.say(20, || say::died(pn.who(), Some(role)));
         }
         if dead.is_empty() {
-            self.log(20, || "Этой ночью никто не погиб".into());
+            self.say(20, say::nobody_died);
         }
         // Last night's marks are cleared in place (the same as a fresh `vec![false; n]`).
         let n = self.st.players.len();

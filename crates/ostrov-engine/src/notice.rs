@@ -45,6 +45,8 @@ pub enum NoticeKind {
     Turned,
     /// The Spirit's answer, for the one who asked.
     Answer(bool),
+    /// Visited by the maniac last night: no vote and no word today.
+    Assaulted,
 }
 
 /// A private message to one player, on a day (0 = before day 1).

@@ -528,8 +528,7 @@ impl Match {
         today.chosen = Some(chosen);
         today.sent[chosen.index()].immune = true;
         today.record.chosen = Some(chosen);
-        let name = st.name(chosen).to_string();
-        today.log.add(0, || format!("Выбери меня!: иммунитет на линч получает {name}"));
+        today.log.add(0, || crate::ru::say::chosen(st.who(chosen)).to_string());
         Ok(())
     }
 }
@@ -546,8 +545,7 @@ pub(crate) fn turn_halfbloods(st: &mut State, log: &mut Log, step: u8) {
             st.player_mut(id).turned = true;
             st.living_wolves += 1;
             st.notify(id, NoticeKind::Turned);
-            let name = st.name(id).to_string();
-            log.add(step, || format!("Последний оборотень погиб: полукровка {name} становится оборотнем"));
+            log.add(step, || crate::ru::say::turned(st.who(id)).to_string());
         }
     }
 }

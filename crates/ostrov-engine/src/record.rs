@@ -166,6 +166,9 @@ pub struct DayRecord {
     pub assaulted: Vec<PlayerId>,
     pub rejected: Vec<Rejected>,
     pub log: Vec<LogEntry>,
+    /// What the newspaper explains publicly (ties, a bomb, a sheep skin, a moon fern, the
+    /// maniac's visit …), with its step, in the order of the steps.
+    pub public: Vec<(u8, crate::ru::Phrase)>,
     /// Whether a night followed the lynch.
     pub night: bool,
     /// The event drawn for the next day (step 21).
@@ -205,6 +208,7 @@ impl DayRecord {
             assaulted,
             rejected,
             log,
+            public,
             night,
             next_event,
             winner,
@@ -234,6 +238,7 @@ impl DayRecord {
         assaulted.clear();
         rejected.clear();
         log.clear();
+        public.clear();
         *night = false;
         *next_event = None;
         *winner = None;

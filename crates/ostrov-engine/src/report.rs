@@ -392,6 +392,7 @@ fn notice_kind(k: &NoticeKind) -> &'static str {
         NoticeKind::Check { .. } => "check",
         NoticeKind::Turned => "turned",
         NoticeKind::Answer(_) => "answer",
+        NoticeKind::Assaulted => "assaulted",
     }
 }
 
@@ -431,5 +432,8 @@ pub fn notice_text(st: &State, k: &NoticeKind) -> String {
         }
         NoticeKind::Turned => "Последний оборотень погиб: теперь вы оборотень и убиваете ночью.".to_string(),
         NoticeKind::Answer(a) => format!("Дух ответил на ваш вопрос: {}.", if *a { "да" } else { "нет" }),
+        NoticeKind::Assaulted => {
+            "Этой ночью вас навестил Сексманьяк: завтра у вас нет голоса и вы не можете говорить.".to_string()
+        }
     }
 }

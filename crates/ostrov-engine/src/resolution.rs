@@ -8,6 +8,7 @@ use crate::day::Today;
 use crate::draw;
 use crate::item::Item;
 use crate::player::PlayerId;
+use crate::ru::{NameBuf, Phrase};
 use crate::state::State;
 use crate::win::{self, Winner};
 
@@ -18,11 +19,41 @@ pub(crate) struct Resolution<'a> {
 }
 
 impl Resolution<'_> {
-    pub(crate) fn name(&self, p: PlayerId) -> String {
+    /// A player's name and its grammar, for a log sentence (empty when the log is off).
+    pub(crate) fn name(&self, p: PlayerId) -> NameBuf {
         if self.day.log.on {
-            self.st.name(p).to_string()
+            let pl = self.st.player(p);
+            NameBuf { name: pl.name.clone(), speech: pl.speech.clone() }
         } else {
-            String::new()
+            NameBuf::default()
+        }
+    }
+
+    /// [`Resolution::name`] of several players.
+    pub(crate) fn names_of(&self, ps: &[PlayerId]) -> Vec<NameBuf> {
+        if self.day.log.on {
+            ps.iter().map(|p| self.name(*p)).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Logs a sentence.
+    #[inline]
+    pub(crate) fn say(&mut self, step: u8, text: impl FnOnce() -> Phrase) {
+        self.day.log.add(step, || text().to_string());
+    }
+
+    /// Logs a sentence that the newspaper also prints, to explain the day (a tie, a bomb,
+    /// a sheep skin …): public knowledge only.
+    pub(crate) fn tell(&mut self, step: u8, text: impl FnOnce() -> Phrase) {
+        if self.day.log.on {
+            // A tie settled again (Rage fills two places) is told once.
+            let ph = text();
+            if !self.day.record.public.iter().any(|(_, p)| *p == ph) {
+                self.day.log.add(step, || ph.to_string());
+                self.day.record.public.push((step, ph));
+            }
         }
     }
 

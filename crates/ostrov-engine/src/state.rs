@@ -57,6 +57,12 @@ impl State {
         self.players[p.index()].alive
     }
 
+    /// A player's name with its grammar, for a sentence.
+    pub fn who(&self, p: PlayerId) -> crate::ru::Who<'_> {
+        let pl = &self.players[p.index()];
+        crate::ru::Who::new(&pl.name, &pl.speech)
+    }
+
     pub fn name(&self, p: PlayerId) -> &str {
         &self.players[p.index()].name
     }

@@ -6,6 +6,7 @@ use crate::item::Item;
 use crate::player::PlayerId;
 use crate::record::{Ballot, BallotKind};
 use crate::resolution::Resolution;
+use crate::ru::say;
 
 /// What the day's shocker and love-note uses decide (step 1).
 pub(crate) struct DayItems {
@@ -44,7 +45,7 @@ impl Resolution<'_> {
             if !self.st.alive(u.by) || !self.st.alive(u.target) {
                 if u.item != Item::Voodoo {
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.log(1, || format!("{} ({b} на {t}) не действует: кто-то из них выбыл", u.item.ru()));
+                    self.say(1, || say::item_void(u.item, b.who(), t.who()));
                     self.mark_ineffective(u.by, u.item);
                 }
                 continue;
@@ -53,26 +54,22 @@ impl Resolution<'_> {
                 // R-FEAR-1: on Fear no item changes the vote; the shocked player is only silenced.
                 Item::Shocker if fear => {
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.log(1, || format!("{b} применил Шокер: {t} на этот день не может говорить, но на Страхе вещи не меняют голосов — голос у {t} остаётся"));
+                    self.say(1, || say::shocker_fear(b.who(), t.who()));
                 }
                 Item::LoveNote if fear => {
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.log(1, || {
-                        format!("{b} отправил Любовную записку игроку {t}, но на Страхе вещи не меняют голосов")
-                    });
+                    self.say(1, || say::love_note_fear(b.who(), t.who()));
                 }
                 Item::Shocker => {
                     shocked.resize(n, false);
                     shocked[u.target.index()] = true;
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.log(1, || format!("{b} применил Шокер: {t} на этот день приравнен к мёртвому и лишён голоса"));
+                    self.say(1, || say::shocker(b.who(), t.who()));
                 }
                 Item::LoveNote => {
                     love.push((u.by, u.target));
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.log(1, || {
-                        format!("{b} отправил Любовную записку игроку {t}: они не могут голосовать друг против друга")
-                    });
+                    self.say(1, || say::love_note(b.who(), t.who()));
                 }
                 _ => {}
             }
@@ -83,12 +80,12 @@ impl Resolution<'_> {
     /// Step 2: corrections for events — Magnetic storm, Fear, Palms bloom.
     pub(crate) fn step_2_event_corrections(&mut self) {
         match self.day.event {
-            Some(Event::MagneticStorm) => self.log(2, || "Магнитная буря: ни одна вещь не меняет голосов".into()),
-            Some(Event::Fear) => self.log(2, || "Страх: голосованием выбирается лидер; вещи не меняют голосов, невыставленные голоса не остаются на владельцах".into()),
+            Some(Event::MagneticStorm) => self.say(2, say::storm_votes),
+            Some(Event::Fear) => self.say(2, say::fear_votes),
             Some(Event::PalmsBloom) => {
                 for (p, _) in self.day.record.penalties.clone() {
                     let name = self.name(p);
-                    self.log(2, || format!("Пальмы цветут: {name} нарушил запрет — голос остаётся на нём"));
+                    self.tell(2, || say::palms(name.who()));
                 }
             }
             _ => {}
@@ -153,7 +150,7 @@ impl Resolution<'_> {
             let sent_i = self.sent(v);
             if sent.vote.is_some() && sent_i.is_none() {
                 let name = self.name(v);
-                self.log(3, || format!("Голос {name} не учитывается: выбранный игрок выбыл"));
+                self.say(3, || say::vote_target_gone(name.who()));
             }
             let may_void = by_items && (loved || matches!(held, Some(Item::Totem | Item::Handcuffs)));
             let assaulted = self.st.assaulted[i];
@@ -163,19 +160,13 @@ impl Resolution<'_> {
             if blocked {
                 let name = self.name(v);
                 let why = if assaulted {
-                    "после ночи со Сексманьяком"
+                    "после ночи с Сексманьяком"
                 } else if penalised {
                     "штраф ведущего"
                 } else {
                     "Шокер"
                 };
-                self.log(3, || {
-                    if fear {
-                        format!("{name} не голосует ({why})")
-                    } else {
-                        format!("Голос {name} заблокирован ({why}) и остаётся на нём")
-                    }
-                });
+                self.say(3, || say::vote_blocked(name.who(), why, fear));
             }
             let targets: [Option<PlayerId>; 2] = match sent_i {
                 Some(t) => [Some(t.first), t.second],
@@ -195,7 +186,7 @@ impl Resolution<'_> {
                     (false, Some(t)) => match may_void.then(|| self.void_reason(v, *t, items)).flatten() {
                         Some(why) => {
                             let (vn, tn) = (self.name(v), self.name(*t));
-                            self.log(3, || format!("Голос {vn} против {tn} недействителен ({why}) и остаётся на {vn}"));
+                            self.say(3, || say::vote_void(vn.who(), tn.who(), why));
                             Ballot { voter: v, target: v, kind: BallotKind::Void }
                         }
                         None => Ballot { voter: v, target: *t, kind: BallotKind::Cast },
@@ -208,18 +199,12 @@ impl Resolution<'_> {
                 if let Some(t) = sent.megaphone.filter(|t| self.st.alive(*t)) {
                     ballots.push(Ballot { voter: v, target: t, kind: BallotKind::Megaphone });
                     let (vn, tn) = (self.name(v), self.name(t));
-                    self.log(3, || format!("Рупор: {vn} отдаёт дополнительный голос против {tn}"));
+                    self.say(3, || say::megaphone(vn.who(), tn.who()));
                 }
             } else if !by_items && sent.megaphone.is_some() && held == Some(Item::Megaphone) {
                 // The order was taken (R-ITEM-7 refuses only uses), but no item changes the vote today.
                 let vn = self.name(v);
-                self.log(3, || {
-                    if fear {
-                        format!("Рупор {vn} молчит: на Страхе вещи не меняют голосов")
-                    } else {
-                        format!("Рупор {vn} молчит: в Магнитную бурю вещи не работают")
-                    }
-                });
+                self.say(3, || say::megaphone_silent(vn.who(), fear));
             }
         }
         // The counts are made by `count`, after step 4.
@@ -275,12 +260,12 @@ impl Resolution<'_> {
             }
             if !self.st.alive(from) || !self.st.alive(target) {
                 let name = self.name(a);
-                self.log(4, || format!("Ход Авторитета {name} не учитывается: выбранный игрок выбыл"));
+                self.say(4, || say::authority_gone(name.who()));
                 continue;
             }
             let Some(b) = votes.ballots.iter_mut().find(|b| b.voter == from && b.kind != BallotKind::Megaphone) else {
                 let (an, fname) = (self.name(a), self.name(from));
-                self.log(4, || format!("Авторитет {an} хотел забрать голос {fname}, но у того нет голоса"));
+                self.say(4, || say::authority_no_vote(an.who(), fname.who()));
                 continue;
             };
             b.target = target;
@@ -290,7 +275,7 @@ impl Resolution<'_> {
             p.role_public = true;
             self.day.record.authority = Some((a, from, target));
             let (an, fname, tn) = (self.name(a), self.name(from), self.name(target));
-            self.log(4, || format!("{an} раскрывается как Авторитет: забирает голос {fname} и отдаёт его против {tn}"));
+            self.tell(4, || say::authority(an.who(), fname.who(), tn.who()));
         }
     }
 
@@ -308,7 +293,7 @@ impl Resolution<'_> {
         if self.day.log.on {
             let text = tally
                 .iter()
-                .map(|(p, c)| format!("{} — {}", self.name(*p), crate::plural::votes(*c)))
+                .map(|(p, c)| say::tally_item(self.name(*p).who(), *c).to_string())
                 .collect::<Vec<_>>()
                 .join(", ");
             self.log(4, || format!("Итог голосования: {}", if text.is_empty() { "голосов нет".into() } else { text }));

@@ -80,43 +80,49 @@ impl Doc {
     pub fn render(&self, f: crate::Format) -> String {
         use crate::Format::*;
         let mut out = String::new();
+        // CommonMark joins two lists with the same bullet into one: alternate - and *.
+        let mut bullet = false;
         if f == Html {
+            let title = self.blocks.iter().find_map(|b| match b {
+                Block::Heading(_, s) => Some(s.as_str()),
+                _ => None,
+            });
+            out.push_str("<!DOCTYPE html>\n<html lang=\"ru\">\n<head>\n<meta charset=\"utf-8\">\n");
+            out.push_str(&format!(
+                "<title>{}</title>\n</head>\n<body>\n",
+                html_escape(title.unwrap_or("Остров страха"))
+            ));
+        }
+        if matches!(f, Html | HtmlFragment) {
             out.push_str("<article class=\"ostrov-paper\">\n");
         }
         for block in &self.blocks {
             match (f, block) {
-                (Markdown, Block::Heading(l, s)) => {
+                (Markdown | Gfm, Block::Heading(l, s)) => {
                     out.push_str(&format!("{} {}\n\n", "#".repeat(*l as usize), md_escape(s)))
                 }
-                (Bbcode, Block::Heading(1, s)) => {
+                (Bbcode | BbcodeTables, Block::Heading(1, s)) => {
                     out.push_str(&format!("[size=150][b]{}[/b][/size]\n\n", bb_escape(s)))
                 }
-                (Bbcode, Block::Heading(_, s)) => out.push_str(&format!("[b]{}[/b]\n\n", bb_escape(s))),
-                (Html, Block::Heading(l, s)) => out.push_str(&format!("<h{l}>{}</h{l}>\n", html_escape(s))),
+                (Bbcode | BbcodeTables, Block::Heading(_, s)) => out.push_str(&format!("[b]{}[/b]\n\n", bb_escape(s))),
+                (Html | HtmlFragment, Block::Heading(l, s)) => {
+                    out.push_str(&format!("<h{l}>{}</h{l}>\n", html_escape(s)))
+                }
                 (Plain, Block::Heading(_, s)) => out.push_str(&format!("{s}\n\n")),
-                (Html, Block::Para(l)) => out.push_str(&format!("<p>{}</p>\n", line(f, l))),
+                (Html | HtmlFragment, Block::Para(l)) => out.push_str(&format!("<p>{}</p>\n", line(f, l))),
                 (_, Block::Para(l)) => out.push_str(&format!("{}\n\n", line(f, l))),
-                (Markdown | Plain, Block::List(items)) => {
-                    for i in items {
-                        out.push_str(&format!("- {}\n", line(f, i)));
-                    }
-                    out.push('\n');
+                (Markdown | Gfm | Plain, Block::List(items)) => {
+                    list_md(f, items.iter().map(|i| line(f, i)), &mut bullet, &mut out)
                 }
-                (Bbcode, Block::List(items)) => {
-                    out.push_str("[list]\n");
-                    for i in items {
-                        out.push_str(&format!("[*]{}\n", line(f, i)));
-                    }
-                    out.push_str("[/list]\n\n");
-                }
-                (Html, Block::List(items)) => {
+                (Bbcode | BbcodeTables, Block::List(items)) => list_bb(items.iter().map(|i| line(f, i)), &mut out),
+                (Html | HtmlFragment, Block::List(items)) => {
                     out.push_str("<ul>\n");
                     for i in items {
                         out.push_str(&format!("<li>{}</li>\n", line(f, i)));
                     }
                     out.push_str("</ul>\n");
                 }
-                (Markdown, Block::Table { head, rows }) => {
+                (Gfm, Block::Table { head, rows }) => {
                     out.push_str(&format!(
                         "| {} |\n",
                         head.iter().map(|h| md_escape(h)).collect::<Vec<_>>().join(" | ")
@@ -137,7 +143,17 @@ impl Doc {
                     }
                     out.push('\n');
                 }
+                // CommonMark and stock phpBB have no tables: the head in bold, then one list
+                // item per row, its non-empty cells joined by dashes.
+                (Markdown, Block::Table { head, rows }) => {
+                    out.push_str(&format!("**{}**\n\n", md_escape(&head.join(" — "))));
+                    list_md(f, rows.iter().map(|r| row(f, r)), &mut bullet, &mut out);
+                }
                 (Bbcode, Block::Table { head, rows }) => {
+                    out.push_str(&format!("[b]{}[/b]\n", bb_escape(&head.join(" — "))));
+                    list_bb(rows.iter().map(|r| row(f, r)), &mut out);
+                }
+                (BbcodeTables, Block::Table { head, rows }) => {
                     out.push_str("[table]\n[tr]");
                     for h in head {
                         out.push_str(&format!("[td][b]{}[/b][/td]", bb_escape(h)));
@@ -152,7 +168,7 @@ impl Doc {
                     }
                     out.push_str("[/table]\n\n");
                 }
-                (Html, Block::Table { head, rows }) => {
+                (Html | HtmlFragment, Block::Table { head, rows }) => {
                     out.push_str("<table>\n<thead><tr>");
                     for h in head {
                         out.push_str(&format!("<th>{}</th>", html_escape(h)));
@@ -167,17 +183,47 @@ impl Doc {
                     }
                     out.push_str("</tbody>\n</table>\n");
                 }
-                (Markdown, Block::Rule) => out.push_str("---\n\n"),
-                (Bbcode, Block::Rule) => out.push_str("[hr]\n\n"),
-                (Html, Block::Rule) => out.push_str("<hr>\n"),
+                (Markdown | Gfm, Block::Rule) => out.push_str("---\n\n"),
+                // phpBB has no [hr]: a line of dashes.
+                (Bbcode | BbcodeTables, Block::Rule) => out.push_str("————————————————————\n\n"),
+                (Html | HtmlFragment, Block::Rule) => out.push_str("<hr>\n"),
                 (Plain, Block::Rule) => out.push_str("----\n\n"),
             }
         }
-        if f == Html {
+        if matches!(f, Html | HtmlFragment) {
             out.push_str("</article>\n");
+        }
+        if f == Html {
+            out.push_str("</body>\n</html>\n");
         }
         out
     }
+}
+
+fn list_md(f: crate::Format, items: impl Iterator<Item = String>, bullet: &mut bool, out: &mut String) {
+    let mark = if *bullet && f != crate::Format::Plain { '*' } else { '-' };
+    *bullet = !*bullet;
+    let mut any = false;
+    for i in items {
+        out.push_str(&format!("{mark} {i}\n"));
+        any = true;
+    }
+    if any {
+        out.push('\n');
+    }
+}
+
+fn list_bb(items: impl Iterator<Item = String>, out: &mut String) {
+    out.push_str("[list]\n");
+    for i in items {
+        out.push_str(&format!("[*]{i}\n"));
+    }
+    out.push_str("[/list]\n\n");
+}
+
+/// A table row as one line: its non-empty cells joined by dashes.
+fn row(f: crate::Format, cells: &[Line]) -> String {
+    cells.iter().map(|c| line(f, c)).filter(|c| !c.trim().is_empty()).collect::<Vec<_>>().join(" — ")
 }
 
 fn line(f: crate::Format, spans: &[Span]) -> String {
@@ -186,18 +232,21 @@ fn line(f: crate::Format, spans: &[Span]) -> String {
         .iter()
         .map(|s| match (f, s) {
             (Plain, Span::Text(x) | Span::Bold(x) | Span::Italic(x) | Span::Strike(x)) => x.clone(),
-            (Markdown, Span::Text(x)) => md_escape(x),
-            (Markdown, Span::Bold(x)) => format!("**{}**", md_escape(x)),
-            (Markdown, Span::Italic(x)) => format!("*{}*", md_escape(x)),
-            (Markdown, Span::Strike(x)) => format!("~~{}~~", md_escape(x)),
-            (Bbcode, Span::Text(x)) => bb_escape(x),
-            (Bbcode, Span::Bold(x)) => format!("[b]{}[/b]", bb_escape(x)),
-            (Bbcode, Span::Italic(x)) => format!("[i]{}[/i]", bb_escape(x)),
-            (Bbcode, Span::Strike(x)) => format!("[s]{}[/s]", bb_escape(x)),
-            (Html, Span::Text(x)) => html_escape(x),
-            (Html, Span::Bold(x)) => format!("<b>{}</b>", html_escape(x)),
-            (Html, Span::Italic(x)) => format!("<i>{}</i>", html_escape(x)),
-            (Html, Span::Strike(x)) => format!("<s>{}</s>", html_escape(x)),
+            (Markdown | Gfm, Span::Text(x)) => md_escape(x),
+            (Markdown | Gfm, Span::Bold(x)) => format!("**{}**", md_escape(x)),
+            (Markdown | Gfm, Span::Italic(x)) => format!("*{}*", md_escape(x)),
+            // CommonMark has no strike-through: a dead player's name is just not bold.
+            (Markdown, Span::Strike(x)) => md_escape(x),
+            (Gfm, Span::Strike(x)) => format!("~~{}~~", md_escape(x)),
+            (Bbcode | BbcodeTables, Span::Text(x)) => bb_escape(x),
+            (Bbcode | BbcodeTables, Span::Bold(x)) => format!("[b]{}[/b]", bb_escape(x)),
+            (Bbcode | BbcodeTables, Span::Italic(x)) => format!("[i]{}[/i]", bb_escape(x)),
+            (Bbcode, Span::Strike(x)) => format!("[color=#808080]{}[/color]", bb_escape(x)),
+            (BbcodeTables, Span::Strike(x)) => format!("[s]{}[/s]", bb_escape(x)),
+            (Html | HtmlFragment, Span::Text(x)) => html_escape(x),
+            (Html | HtmlFragment, Span::Bold(x)) => format!("<b>{}</b>", html_escape(x)),
+            (Html | HtmlFragment, Span::Italic(x)) => format!("<i>{}</i>", html_escape(x)),
+            (Html | HtmlFragment, Span::Strike(x)) => format!("<s>{}</s>", html_escape(x)),
         })
         .collect()
 }
@@ -206,7 +255,7 @@ fn line(f: crate::Format, spans: &[Span]) -> String {
 pub fn md_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if matches!(c, '\\' | '*' | '_' | '~' | '`' | '[' | ']' | '<' | '>' | '#' | '|') {
+        if matches!(c, '\\' | '*' | '_' | '~' | '`' | '[' | ']' | '<' | '>' | '#' | '|' | '&') {
             out.push('\\');
         }
         out.push(c);
@@ -243,7 +292,7 @@ mod tests {
     fn names_cannot_inject_markup() {
         let mut d = Doc::default();
         d.p(vec![b("<script>*x*[b]")]);
-        assert_eq!(d.render(Format::Html).lines().nth(1).unwrap(), "<p><b>&lt;script&gt;*x*[b]</b></p>");
+        assert_eq!(d.render(Format::HtmlFragment).lines().nth(1).unwrap(), "<p><b>&lt;script&gt;*x*[b]</b></p>");
         assert!(d.render(Format::Markdown).starts_with("**\\<script\\>\\*x\\*\\[b\\]**"));
         assert!(d.render(Format::Bbcode).starts_with("[b]<script>*x*［b］[/b]"));
     }

@@ -1,6 +1,7 @@
 //! The three newspapers: the 13:00 bulletin, the evening newspaper and the final one.
 
-use ostrov_engine::plural::{form, votes};
+use ostrov_engine::plural::form;
+use ostrov_engine::ru::{self, say, Case, Phrase, Piece};
 use ostrov_engine::{BallotKind, DayRecord, Death, Event, Item, ItemUse, Match, PlayerId, Snapshot, Stage};
 
 use crate::doc::{b, t, Doc, Line, Span};
@@ -12,6 +13,21 @@ fn record(m: &Match, day: u32) -> Option<&DayRecord> {
 
 fn name(m: &Match, p: PlayerId) -> String {
     m.state.name(p).to_string()
+}
+
+/// A sentence of the Russian-text module as a newspaper line: names in bold.
+pub(crate) fn line(ph: Phrase) -> Line {
+    ph.0.into_iter()
+        .map(|p| match p {
+            Piece::Text(s) => t(s),
+            Piece::Name(s) => b(s),
+        })
+        .collect()
+}
+
+/// [`line`] with a full stop.
+fn sentence(ph: Phrase) -> Line {
+    line(ph.t("."))
 }
 
 /// The event of the day after `day`: the one the next day actually had, else the one drawn.
@@ -46,9 +62,9 @@ pub fn revealed(m: &Match, day: u32, p: PlayerId) -> bool {
 fn role_of(m: &Match, day: u32, p: PlayerId) -> String {
     if revealed(m, day, p) {
         let pl = m.state.player(p);
-        let mut s = pl.role.ru().to_string();
+        let mut s = ru::role(pl.role, pl.speech.gender).to_string();
         if pl.turned && snapshot(m, day, p).is_some_and(|s| s.turned) {
-            s.push_str(", ставший оборотнем");
+            s.push_str(" — уже оборотень");
         }
         s
     } else {
@@ -93,16 +109,12 @@ pub fn bulletin(m: &Match, day: u32) -> Doc {
     if r.tsunami {
         news.push(vec![t("Цунами собрало вещи живых игроков и раздало их заново.")]);
     }
-    if r.event == Some(Event::MagneticStorm) {
-        news.push(vec![t("Магнитная буря: до завтрашнего утра не работает ни одна вещь.")]);
-    }
     if let Some(c) = r.chosen {
-        let mut l = vec![t("«Выбери меня!»: иммунитет на линч у игрока "), b(name(m, c))];
-        match r.pair {
-            Some(p) => l.extend([t(", пара — "), b(name(m, p)), t(" (тоже под иммунитетом).")]),
-            None => l.push(t(", пару не выбрал(а).")),
-        }
-        news.push(l);
+        let ph = Phrase::new().t("«Выбери меня!»: иммунитет на линч — у ").c(m.state.who(c), Case::Gen);
+        news.push(sentence(match r.pair {
+            Some(p) => ph.t(", пара — ").n(m.state.who(p)).t(" (тоже под иммунитетом)"),
+            None => ph.t("; пары нет"),
+        }));
     }
     if !r.bunker.is_empty() {
         news.push(vec![t("Сменили вещь в бункере: "), t(join(m, &r.bunker)), t(".")]);
@@ -119,7 +131,7 @@ pub fn bulletin(m: &Match, day: u32) -> Doc {
         news.push(vec![t("Мистический свет перезарядил вещи: "), t(join(m, &r.lights)), t(".")]);
     }
     if let Some((p, q)) = &r.question {
-        news.push(vec![t("Вопрос Духу Острова от "), b(name(m, *p)), t(format!(": «{q}»"))]);
+        news.push(line(Phrase::new().n(m.state.who(*p)).t(format!(" спрашивает Духа Острова: «{q}»"))));
     } else if r.event == Some(Event::SpiritCall) {
         news.push(vec![t("Духу Острова никто не задал вопроса.")]);
     }
@@ -142,7 +154,7 @@ fn join(m: &Match, v: &[PlayerId]) -> String {
 fn ballot_note(k: BallotKind) -> &'static str {
     match k {
         BallotKind::Cast => "",
-        BallotKind::Missing => "не проголосовал(а) — голос на себе",
+        BallotKind::Missing => "голос не подан — на себе",
         BallotKind::Blocked => "без права голоса — голос на себе",
         BallotKind::Void => "голос недействителен — на себе",
         BallotKind::Megaphone => "рупор",
@@ -185,16 +197,6 @@ pub fn evening(m: &Match, day: u32) -> Doc {
         d.h(2, "Вещи");
         d.list(uses);
     }
-    if let Some((a, from, to)) = r.authority {
-        d.p(vec![
-            b(name(m, a)),
-            t(" открывается: Авторитет! Забирает голос у игрока "),
-            b(name(m, from)),
-            t(" и отдаёт его за "),
-            b(name(m, to)),
-            t("."),
-        ]);
-    }
 
     // The vote.
     let fear = r.event == Some(Event::Fear);
@@ -210,12 +212,16 @@ pub fn evening(m: &Match, day: u32) -> Doc {
     let mut tally = r.tally.clone();
     tally.sort_by_key(|(p, v)| (std::cmp::Reverse(*v), m.state.position[p.index()]));
     let total: u32 = tally.iter().map(|(_, v)| v).sum();
-    d.list(tally.iter().map(|(p, v)| vec![b(name(m, *p)), t(format!(" — {}", votes(*v)))]).collect());
+    d.list(tally.iter().map(|(p, v)| line(say::tally_item(m.state.who(*p), *v))).collect());
     d.text(format!("Всего {} {}.", total, form(total as u64, "голос", "голоса", "голосов")));
+    // Why the lynch went as it did: the tie, a bomb, a sheep skin, the authority … (steps 1–7).
+    d.list(r.public.iter().filter(|(s, _)| *s <= 7).map(|(_, ph)| sentence(ph.clone())).collect());
 
     if fear {
         match (r.leader, r.sentence) {
-            (Some(l), Some(s)) => d.p(vec![t("Лидер — "), b(name(m, l)), t(". Его приговор: "), b(name(m, s)), t(".")]),
+            (Some(l), Some(s)) => {
+                d.p(vec![t("Лидер — "), b(name(m, l)), t(". Приговор лидера: "), b(name(m, s)), t(".")])
+            }
             (Some(l), None) => d.p(vec![t("Лидер — "), b(name(m, l)), t(". Приговора нет.")]),
             (None, _) => d.text("Лидер не избран."),
         }
@@ -223,32 +229,24 @@ pub fn evening(m: &Match, day: u32) -> Doc {
     if r.lynched.is_empty() {
         d.p(vec![b("Сегодня никого не линчевали.")]);
     } else {
-        let mut l = vec![t(if r.lynched.len() == 1 { "Линчеван(а): " } else { "Линчеваны: " })];
-        for (i, p) in r.lynched.iter().enumerate() {
-            if i > 0 {
-                l.push(t(", "));
-            }
-            l.extend(dead_with_role(m, day, *p));
-        }
-        l.push(t("."));
-        d.p(l);
+        d.p(deaths(m, day, &r.lynched, say::lynched, "Линчеваны: "));
     }
 
     // The night.
     if r.night {
         d.h(2, "Ночь");
+        // Public explanations of the night (a moon fern, the maniac's visit …), steps 8–20.
+        d.list(r.public.iter().filter(|(s, _)| *s > 7).map(|(_, ph)| sentence(ph.clone())).collect());
         if r.night_deaths.is_empty() {
             d.text("Ночь прошла спокойно: никто не погиб.");
         } else {
-            let mut l = vec![t("Этой ночью погибли: ")];
-            for (i, p) in r.night_deaths.iter().enumerate() {
-                if i > 0 {
-                    l.push(t(", "));
-                }
-                l.extend(dead_with_role(m, day, *p));
-            }
-            l.push(t("."));
-            d.p(l);
+            d.p(deaths(
+                m,
+                day,
+                &r.night_deaths,
+                say::died,
+                &format!("Этой ночью погибли {}: ", people(r.night_deaths.len())),
+            ));
             if next_event(m, day) == Some(Event::SolarEclipse) && !game_over_on(m, day) {
                 d.text("Солнечное затмение: роли погибших этой ночью откроются только в конце игры.");
             }
@@ -263,7 +261,7 @@ pub fn evening(m: &Match, day: u32) -> Doc {
             Some(false) => "«Нет».",
             None => "Дух промолчал.",
         };
-        d.p(vec![b(name(m, *p)), t(format!(" спросил(а): «{q}» Ответ Духа: {answer}"))]);
+        d.p(line(Phrase::new().t("Вопрос ").c(m.state.who(*p), Case::Gen).t(format!(": «{q}» Ответ Духа: {answer}"))));
     }
 
     players_table(m, day, &mut d);
@@ -298,8 +296,44 @@ fn death_note(m: &Match, p: PlayerId) -> String {
         Some(Death::Lynch) => format!("линч, день {day}"),
         Some(Death::Night) => format!("ночь {day}"),
         Some(Death::Removed) => format!("дисквалификация, день {day}"),
-        None => "жив(а)".to_string(),
+        None => "в игре".to_string(),
     }
+}
+
+/// «двое», «трое» … for the night's dead.
+fn people(n: usize) -> String {
+    match n {
+        2 => "двое".into(),
+        3 => "трое".into(),
+        4 => "четверо".into(),
+        n => format!("{n} {}", form(n as u64, "игрок", "игрока", "игроков")),
+    }
+}
+
+/// One lynched or dead player as a sentence (`one`, with the role in brackets), or several
+/// after `many` («Линчеваны: A (Пассажир), B (роль скрыта).»).
+fn deaths(
+    m: &Match,
+    day: u32,
+    who: &[PlayerId],
+    one: fn(ru::Who, Option<ostrov_engine::Role>) -> Phrase,
+    many: &str,
+) -> Line {
+    let mut l = Vec::new();
+    if let [p] = who {
+        l.extend(line(one(m.state.who(*p), None)));
+        l.push(t(format!(" ({})", role_of(m, day, *p))));
+    } else {
+        l.push(t(many));
+        for (i, p) in who.iter().enumerate() {
+            if i > 0 {
+                l.push(t(", "));
+            }
+            l.extend(dead_with_role(m, day, *p));
+        }
+    }
+    l.push(t("."));
+    l
 }
 
 /// The fixed player list: living players with their passive items, the dead crossed out.
@@ -314,7 +348,7 @@ fn players_table(m: &Match, day: u32, d: &mut Doc) {
         let row = if s.alive {
             alive += 1;
             let item = s.item.filter(|h| h.item.is_passive()).map_or(String::new(), |h| h.item.ru().to_string());
-            vec![vec![t((i + 1).to_string())], vec![b(n)], vec![t(role)], vec![t(item)], vec![t("жив(а)")]]
+            vec![vec![t((i + 1).to_string())], vec![b(n)], vec![t(role)], vec![t(item)], vec![t("в игре")]]
         } else {
             let role = if role.is_empty() { "роль скрыта".to_string() } else { role };
             vec![
@@ -352,7 +386,7 @@ fn lynch_table(m: &Match, day: u32, d: &mut Doc) {
             vec![vec![t(r.day.to_string())], who]
         })
         .collect();
-    d.table(&["День", "Линчеван(ы)"], rows);
+    d.table(&["День", "Линч"], rows);
 }
 
 /// Kills and item activations so far.
@@ -409,11 +443,14 @@ pub fn final_paper(m: &Match) -> Doc {
         .enumerate()
         .map(|(i, &p)| {
             let pl = m.state.player(p);
-            let role =
-                if over || pl.role_public { pl.role.ru().to_string() } else { "роль скрыта".to_string() };
+            let role = if over || pl.role_public {
+                ru::role(pl.role, pl.speech.gender).to_string()
+            } else {
+                "роль скрыта".to_string()
+            };
             let item =
                 if over { pl.item.map_or("—".to_string(), |h| h.item.ru().to_string()) } else { String::new() };
-            let status = if pl.alive { "жив(а)".to_string() } else { death_note(m, p) };
+            let status = if pl.alive { "в игре".to_string() } else { death_note(m, p) };
             let n = if pl.alive { b(pl.name.clone()) } else { Span::Strike(pl.name.clone()) };
             vec![vec![t((i + 1).to_string())], vec![n], vec![t(role)], vec![t(item)], vec![t(status)]]
         })

@@ -11,10 +11,30 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// The names of the Russian-text table: first names the table declines, nicknames that
+/// must stay in the nominative, and two whose gender and forms the host gave.
+fn seat(i: usize, role: Role) -> Seat {
+    use ostrov_engine::ru::Speech;
+    const NAMES: [&str; 10] =
+        ["Маша", "Любовь", "Лев", "Игорь", "Никита", "Илья", "Кот_Бегемот", "Kot2000", "[Админ]", "Тётя_Мотя"];
+    let given = |name: &str, g: &str, forms: Option<[&str; 6]>| {
+        let forms: Option<Vec<String>> = forms.map(|f| f.iter().map(|s| s.to_string()).collect());
+        let speech = Speech::resolve(name, Some(g), forms.as_deref()).unwrap();
+        Seat { speech, ..Seat::new(name, role, None) }
+    };
+    match i {
+        0..=8 => Seat::new(NAMES[i], role, None),
+        9 => given(NAMES[9], "ж", None),
+        10 => given("Лёвушка", "m", Some(["Лёвушка", "Лёвушки", "Лёвушке", "Лёвушку", "Лёвушкой", "Лёвушке"])),
+        11 => given("Ёж|Ик", "f", Some(["Ёж|Ик", "Ёж|Ик", "Ёж|Ик", "Ёж|Ик", "Ёж|Ик", "Ёж|Ик"])),
+        _ => Seat::new(format!("Игрок{i}"), role, None),
+    }
+}
+
 fn setup(seed: u64, players: usize) -> Setup {
     let roster = Roster::recommended(players).unwrap();
     let roles = roster.deal(players, seed).unwrap();
-    let seats = roles.iter().enumerate().map(|(i, r)| Seat::new(format!("Игрок{i}"), *r, None)).collect();
+    let seats = roles.iter().enumerate().map(|(i, r)| seat(i, *r)).collect();
     let rules = ostrov_engine::Rules { max_days: 12, ..ostrov_engine::Rules::default() };
     Setup {
         title: None,
@@ -130,6 +150,7 @@ fn check_game(seed: u64, players: usize) {
     let b = random_game(seed, players);
     assert_eq!(Report::of(&a), Report::of(&b), "replay differs for seed {seed}");
     assert_eq!(ostrov_paper::all(&a, Format::Markdown), ostrov_paper::all(&b, Format::Markdown));
+    check_russian(&a, seed);
 
     for (di, r) in a.days.iter().enumerate() {
         let alive = alive_at_start(&a, di);
@@ -185,9 +206,13 @@ fn check_game(seed: u64, players: usize) {
         for s in &r.snapshot {
             let name = a.state.name(s.id);
             if s.alive && !s.role_public {
-                let role = s.role.ru();
+                let role = ostrov_engine::ru::role(s.role, a.state.player(s.id).speech.gender);
                 for line in text.lines().filter(|l| l.contains(name)) {
                     let cells: Vec<&str> = line.split(" | ").collect();
+                    assert!(
+                        !line.contains(&format!("{name} — {role}")),
+                        "seed {seed} day {day}: living {name}'s role {role} in: {line}"
+                    );
                     // The player table: №, name, role, item, status.
                     if cells.len() == 5 && cells[1] == name {
                         assert_eq!(cells[2], "", "seed {seed} day {day}: the role of living {name} shows: {line}");
@@ -207,6 +232,87 @@ fn check_game(seed: u64, players: usize) {
                             h.item
                         );
                     }
+                }
+            }
+        }
+    }
+}
+
+/// Words after which a name must be declined (or follow «игрока …»): prepositions and
+/// the transitive verbs the sentences use.
+const GOVERNING: &[&str] = &[
+    "на",
+    "к",
+    "у",
+    "от",
+    "против",
+    "за",
+    "о",
+    "об",
+    "с",
+    "для",
+    "лечит",
+    "спасает",
+    "убивает",
+    "проверяет",
+    "навещает",
+    "приговаривает",
+    "выбирает",
+    "лишает",
+    "удаляет",
+    "применяет",
+    "отправляет",
+    "вещи",
+    "вещь",
+    "голос",
+    "Голос",
+    "ход",
+    "Вопрос",
+    "Линчевали",
+];
+
+/// Russian that a host posts unedited: no "(а)" hedges, no undeclined name after a
+/// preposition or a transitive verb, no sentence said twice in one newspaper.
+fn check_russian(m: &Match, seed: u64) {
+    // The plain text, the inboxes and the log are checked for names; every format for hedges
+    // (every format on one game in eight, to keep the test fast).
+    let mut texts: Vec<String> = vec![ostrov_paper::all(m, Format::Plain)];
+    for p in 0..m.state.players.len() {
+        texts.push(ostrov_paper::inbox(m, PlayerId(p as u16), None, Format::Plain));
+    }
+    for r in &m.days {
+        texts.extend(r.log.iter().map(|e| e.text.clone()));
+    }
+    let formats: &[Format] = if seed % 8 == 0 { &Format::ALL } else { &[Format::Bbcode] };
+    let marked: Vec<String> = formats.iter().map(|f| ostrov_paper::all(m, *f)).collect();
+    for text in &marked {
+        for hedge in ["(а)", "(ла)", "(ы)", "(ов)", "(ась)"] {
+            assert!(!text.contains(hedge), "seed {seed}: a hedge {hedge} in: {text}");
+        }
+    }
+    let undeclined: Vec<&str> =
+        m.state.players.iter().filter(|p| p.speech.forms.is_none()).map(|p| p.name.as_str()).collect();
+    for text in &texts {
+        for hedge in ["(а)", "(ла)", "(ы)", "(ов)", "(ась)"] {
+            assert!(!text.contains(hedge), "seed {seed}: a hedge {hedge} in: {text}");
+        }
+        for name in &undeclined {
+            if !text.contains(name) {
+                continue;
+            }
+            for w in GOVERNING {
+                let bad = format!(" {w} {name}");
+                assert!(!text.contains(&bad), "seed {seed}: «{bad}» — an undeclined name after «{w}»: {text}");
+            }
+        }
+    }
+    for r in &m.days {
+        for paper in [ostrov_paper::bulletin(m, r.day), ostrov_paper::evening(m, r.day)] {
+            let plain = paper.render(Format::Plain);
+            let mut seen = std::collections::HashSet::new();
+            for line in plain.lines().filter(|l| l.ends_with('.')) {
+                for s in line.split_inclusive(". ") {
+                    assert!(seen.insert(s.trim().to_string()), "seed {seed} day {}: said twice: {s}\n{plain}", r.day);
                 }
             }
         }

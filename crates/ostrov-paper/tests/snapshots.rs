@@ -39,3 +39,28 @@ fn plural_forms_in_the_vote_table() {
     assert!(text.contains("В живых: 7 игроков."), "{text}");
     assert!(text.contains("В живых: 4 игрока."), "{text}");
 }
+
+/// Issue 15: the default BBCode renders on a stock phpBB: only its tags.
+#[test]
+fn bbcode_of_the_big_game_uses_only_stock_phpbb_tags() {
+    let game = Game::parse(include_str!("../../../games/big-40x30.toml")).unwrap();
+    let text = all(&play(&game, true).unwrap(), Format::Bbcode);
+    let allowed = ["b", "i", "u", "color", "size", "quote", "code", "list", "*"];
+    let mut rest = text.as_str();
+    let mut seen = 0;
+    while let Some(k) = rest.find('[') {
+        let tag = &rest[k + 1..];
+        let end = tag.find(']').expect("a tag is closed");
+        let name = tag[..end].trim_start_matches('/').split('=').next().unwrap();
+        assert!(allowed.contains(&name), "tag [{name}] is not on stock phpBB");
+        seen += 1;
+        rest = &tag[end..];
+    }
+    assert!(seen > 100);
+    assert!(!all(&sample(), Format::Markdown).contains("~~") && !all(&sample(), Format::Markdown).contains("|---"));
+    let html = all(&sample(), Format::Html);
+    assert!(
+        html.starts_with("<!DOCTYPE html>") && html.contains("<meta charset=\"utf-8\">") && html.contains("<title>")
+    );
+    assert!(all(&sample(), Format::HtmlFragment).starts_with("<article"));
+}

@@ -19,9 +19,14 @@ pub struct Args {
     /// Print the JSON report of GAME_FILE.md and nothing else.
     #[arg(long, conflicts_with_all = ["inbox", "format"])]
     json: bool,
-    /// The newspaper format: markdown (default), bbcode (for forums), html or plain.
-    #[arg(long, value_parser = ["markdown", "bbcode", "html", "plain"])]
+    /// The newspaper format: markdown (CommonMark, the default), gfm (with tables), bbcode
+    /// (for forums), html (a whole page), html-fragment (to embed) or plain.
+    #[arg(long, value_parser = ["markdown", "gfm", "bbcode", "html", "html-fragment", "plain"])]
     format: Option<String>,
+    /// The forum the BBCode is for: phpbb (default: no tables, no [s]), xenforo or ipb
+    /// (with [table] and [s]).
+    #[arg(long, value_parser = ["phpbb", "xenforo", "ipb"])]
+    forum: Option<String>,
     /// Print only the newspapers of day N.
     #[arg(long, value_name = "N")]
     day: Option<u32>,
@@ -55,7 +60,10 @@ pub fn run(a: Args) -> Result<(), Failure> {
         println!("{}", Report::of(&m).to_json());
         return Ok(());
     }
-    let format: Format = a.format.as_deref().unwrap_or("markdown").parse()?;
+    let mut format: Format = a.format.as_deref().unwrap_or("markdown").parse()?;
+    if let Some(forum) = &a.forum {
+        format = format.for_forum(forum)?;
+    }
     if let Some(name) = &a.inbox {
         let p = m.find(name).ok_or_else(|| Failure(format!("--inbox: no player named \"{name}\" in {shown}")))?;
         print!("{}", ostrov_paper::inbox(&m, p, a.day, format));

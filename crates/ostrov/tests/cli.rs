@@ -52,9 +52,14 @@ fn resolve_json_is_the_report_and_nothing_else() {
 #[test]
 fn formats_day_and_inbox() {
     let bb = String::from_utf8(ostrov(&["resolve", &sample(), "--format", "bbcode"]).stdout).unwrap();
-    assert!(bb.contains("[table]") && bb.contains("[b]"));
+    assert!(!bb.contains("[table]") && bb.contains("[b]") && bb.contains("[list]"));
+    let xf =
+        String::from_utf8(ostrov(&["resolve", &sample(), "--format", "bbcode", "--forum", "xenforo"]).stdout).unwrap();
+    assert!(xf.contains("[table]") && xf.contains("[s]"));
     let html = String::from_utf8(ostrov(&["resolve", &sample(), "--format", "html"]).stdout).unwrap();
-    assert!(html.contains("<table>") && html.contains("<article"));
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<table>") && html.contains("<article"));
+    let frag = String::from_utf8(ostrov(&["resolve", &sample(), "--format", "html-fragment"]).stdout).unwrap();
+    assert!(frag.starts_with("<article"));
     let day2 = String::from_utf8(ostrov(&["resolve", &sample(), "--day", "2"]).stdout).unwrap();
     assert!(day2.contains("День 2") && !day2.contains("День 1, 13:00"));
     let inbox = String::from_utf8(ostrov(&["resolve", &sample(), "--inbox", "аня"]).stdout).unwrap();

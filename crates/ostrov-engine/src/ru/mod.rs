@@ -148,3 +148,158 @@ fn check_forms(name: &str, list: &[String]) -> Result<[String; 6], SpeechProblem
     out[0] = name.to_string();
     Ok(out)
 }
+
+/// A name as a sentence uses it: the spelling and what is known of its grammar.
+#[derive(Clone, Copy, Debug)]
+pub struct Who<'a> {
+    pub name: &'a str,
+    pub speech: &'a Speech,
+}
+
+impl<'a> Who<'a> {
+    pub fn new(name: &'a str, speech: &'a Speech) -> Who<'a> {
+        Who { name, speech }
+    }
+
+    pub fn gender(&self) -> Option<Gender> {
+        self.speech.gender
+    }
+
+    /// Whether the name can be put in any case.
+    pub fn declines(&self) -> bool {
+        self.speech.forms.is_some()
+    }
+
+    /// `m` for a man, `f` for a woman, `none` when the gender is not known.
+    pub fn pick<'s>(&self, m: &'s str, f: &'s str, none: &'s str) -> &'s str {
+        match self.gender() {
+            Some(Gender::Male) => m,
+            Some(Gender::Female) => f,
+            None => none,
+        }
+    }
+}
+
+/// A piece of a sentence: text, or a player's name (set in bold in the newspapers).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    Text(String),
+    Name(String),
+}
+
+/// A sentence under construction: the one form every log entry, newspaper line and
+/// private message takes before it is written out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Phrase(pub Vec<Piece>);
+
+/// The word «игрок» in each case, for a name that cannot be declined: «у игрока Kot2000».
+const PLAYER: [&str; 6] = ["игрок", "игрока", "игроку", "игрока", "игроком", "игроке"];
+
+impl Phrase {
+    pub fn new() -> Phrase {
+        Phrase::default()
+    }
+
+    /// Appends text.
+    pub fn t(mut self, s: impl AsRef<str>) -> Phrase {
+        let s = s.as_ref();
+        if s.is_empty() {
+            return self;
+        }
+        match self.0.last_mut() {
+            Some(Piece::Text(last)) => last.push_str(s),
+            _ => self.0.push(Piece::Text(s.to_string())),
+        }
+        self
+    }
+
+    /// Appends a name in the nominative.
+    pub fn n(mut self, who: Who) -> Phrase {
+        self.0.push(Piece::Name(who.name.to_string()));
+        self
+    }
+
+    /// Appends a name in case `c`: its form when known, else «игрока X» with the word
+    /// «игрок» in that case and the name in the nominative.
+    pub fn c(mut self, who: Who, c: Case) -> Phrase {
+        match who.speech.form(c) {
+            Some(f) => {
+                self.0.push(Piece::Name(f.to_string()));
+                self
+            }
+            None if c == Case::Nom => self.n(who),
+            None => {
+                self = self.t(format!("{} ", PLAYER[c as usize]));
+                self.n(who)
+            }
+        }
+    }
+
+    /// Appends names in the nominative: «A», «A и B», «A, B и C».
+    pub fn list(mut self, names: &[Who]) -> Phrase {
+        for (i, w) in names.iter().enumerate() {
+            if i > 0 {
+                self = self.t(if i + 1 == names.len() { " и " } else { ", " });
+            }
+            self = self.n(*w);
+        }
+        self
+    }
+
+    /// Appends another phrase.
+    pub fn and(mut self, other: Phrase) -> Phrase {
+        for p in other.0 {
+            self = match p {
+                Piece::Text(s) => self.t(s),
+                Piece::Name(n) => {
+                    self.0.push(Piece::Name(n));
+                    self
+                }
+            };
+        }
+        self
+    }
+}
+
+impl std::fmt::Display for Phrase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for p in &self.0 {
+            match p {
+                Piece::Text(s) | Piece::Name(s) => f.write_str(s)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A name with its grammar, owned (what the resolution hands to a log sentence).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NameBuf {
+    pub name: String,
+    pub speech: Speech,
+}
+
+impl NameBuf {
+    pub fn who(&self) -> Who<'_> {
+        Who { name: &self.name, speech: &self.speech }
+    }
+}
+
+/// The role's name, agreed with a known gender: «Ясновидящая», «Неприкасаемая»,
+/// «Пассажирка». A role whose name has one form keeps it («Медсестра Боря»).
+pub fn role(r: crate::Role, g: Option<Gender>) -> &'static str {
+    use crate::Role::*;
+    match (r, g) {
+        (Seer, Some(Gender::Female)) => "Ясновидящая",
+        (Untouchable, Some(Gender::Female)) => "Неприкасаемая",
+        (Passenger, Some(Gender::Female)) => "Пассажирка",
+        _ => r.ru(),
+    }
+}
+
+/// [`role`] in lower case, as it stands in brackets after a name.
+pub fn role_lower(r: crate::Role, g: Option<Gender>) -> String {
+    role(r, g).to_lowercase()
+}
+
+pub mod say;

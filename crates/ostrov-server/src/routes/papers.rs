@@ -30,14 +30,17 @@ fn format_of(q: Result<Query<FormatQuery>, QueryRejection>, default: &str) -> Re
 }
 
 fn paper_format(s: &str) -> Result<Format, ApiError> {
-    s.parse::<Format>()
-        .map_err(|_| ApiError::BadRequest(format!("Неизвестный формат «{s}»: нужен markdown, bbcode, html или plain.")))
+    s.parse::<Format>().map_err(|_| {
+        ApiError::BadRequest(format!(
+            "Неизвестный формат «{s}»: нужен markdown, gfm, bbcode, bbcode-tables, html, html-fragment или plain."
+        ))
+    })
 }
 
 fn text(body: String, format: Format) -> Response {
     let ct = match format {
-        Format::Html => "text/html; charset=utf-8",
-        Format::Markdown => "text/markdown; charset=utf-8",
+        Format::Html | Format::HtmlFragment => "text/html; charset=utf-8",
+        Format::Markdown | Format::Gfm => "text/markdown; charset=utf-8",
         _ => "text/plain; charset=utf-8",
     };
     let mut r = body.into_response();

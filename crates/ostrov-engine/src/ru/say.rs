@@ -1,0 +1,403 @@
+//! Every sentence about players that the step log, the newspapers and the private messages
+//! say, one function each. A name goes in through [`Phrase::c`] (declined, or «игрока X»)
+//! or in the nominative where the sentence needs no case; a verb or a role agrees with the
+//! gender through [`Who::pick`] and [`role`], and a sentence that would need a gender
+//! nobody gave is written another way.
+
+use super::{role, role_lower, Case, Phrase, Who};
+use crate::item::Item;
+use crate::role::Role;
+
+use Case::*;
+
+fn p() -> Phrase {
+    Phrase::new()
+}
+
+/// «себя» when the target is the actor, else the target in case `c`.
+fn or_self(ph: Phrase, actor: Who, target: Who, c: Case) -> Phrase {
+    if actor.name == target.name {
+        ph.t(match c {
+            Dat | Prep => "себе",
+            Ins => "собой",
+            _ => "себя",
+        })
+    } else {
+        ph.c(target, c)
+    }
+}
+
+// ---- The host (day) -------------------------------------------------------------------
+
+/// The host's penalty: no vote today.
+pub fn penalty(t: Who, reason: Option<&str>) -> Phrase {
+    let ph = p().t("Ведущий лишает голоса ").c(t, Gen);
+    match reason {
+        Some(r) => ph.t(format!(" за нарушение: {r}")),
+        None => ph.t(" за нарушение"),
+    }
+}
+
+/// The host removes a player.
+pub fn removed(t: Who, r: Role, reason: Option<&str>) -> Phrase {
+    let ph = p().t("Ведущий удаляет из игры ").c(t, Acc).t(format!(" ({})", role_lower(r, t.gender())));
+    match reason {
+        Some(w) => ph.t(format!(": {w}")),
+        None => ph,
+    }
+}
+
+// ---- Ties and the lynch ---------------------------------------------------------------
+
+/// R-TIE-1: the immune leave a tie.
+pub fn tie_immune(gone: &[Who]) -> Phrase {
+    let ph = p().t("Ничья: ").list(gone);
+    if gone.len() == 1 {
+        ph.t(" под иммунитетом «Выбери меня!» и выходит из ничьей")
+    } else {
+        ph.t(" под иммунитетом «Выбери меня!» и выходят из ничьей")
+    }
+}
+
+/// R-TIE-1: a trap holder is lynched before the others of a tie.
+pub fn tie_trap(holders: &[Who]) -> Phrase {
+    if holders.len() == 1 {
+        p().t("Капкан: в ничьей линчуется владелец капкана — ").n(holders[0])
+    } else {
+        p().t("Капкан: в ничьей линчуются только владельцы капкана — ").list(holders)
+    }
+}
+
+/// R-TIE-1: a fang saves its holder from a tie.
+pub fn tie_fang(holders: &[Who]) -> Phrase {
+    p().t("Клык оборотня спасает от линча по ничьей: ").list(holders)
+}
+
+pub fn tie_fang_empty() -> Phrase {
+    p().t("После Клыка оборотня в ничьей никого не осталось: линча нет")
+}
+
+/// A tie settled by lot.
+pub fn tie_lot(tied: &[Who], drawn: Who) -> Phrase {
+    p().t("Ничья (").list(tied).t("): жребий выбирает ").c(drawn, Acc)
+}
+
+/// A tie the house rule leaves without a lynch.
+pub fn tie_none(tied: &[Who]) -> Phrase {
+    p().t("Ничья (").list(tied).t("): по правилам игры при ничьей никто не линчуется")
+}
+
+/// A tie the house rule lynches whole.
+pub fn tie_all(tied: &[Who]) -> Phrase {
+    p().t("Ничья (").list(tied).t("): по правилам игры линчуются все")
+}
+
+/// The most votes, but immune (Choose me!).
+pub fn lynch_immune(t: Who) -> Phrase {
+    p().n(t).t(" набирает больше всех голосов, но под иммунитетом «Выбери меня!»: место линча остаётся пустым")
+}
+
+/// A sheep skin saves its holder from the lynch.
+pub fn sheep_skin(t: Who) -> Phrase {
+    p().t("Овечья шкура спасает ").c(t, Acc).t(" от линча: линчуется следующий по числу голосов")
+}
+
+pub fn sheep_skin_nobody_next() -> Phrase {
+    p().t("Следующего по числу голосов нет: линча нет")
+}
+
+pub fn bomb_none() -> Phrase {
+    p().t("Бомба: ничья среди владельцев бомбы не выбрала никого — линча нет")
+}
+
+/// A bomb takes the lynch (one place, or Rage's two).
+pub fn bomb(fired: &[Who], rage: bool) -> Phrase {
+    let ph = p().t("Бомба: у ");
+    let mut ph = ph;
+    for (i, w) in fired.iter().enumerate() {
+        if i > 0 {
+            ph = ph.t(" и у ");
+        }
+        ph = ph.c(*w, Gen);
+    }
+    match (fired.len(), rage) {
+        (1, false) => ph.t(" не меньше двух голосов — линчуется владелец бомбы, а не лидер голосования"),
+        (1, true) => ph.t(" не меньше двух голосов — владелец бомбы линчуется вместо одного из лидеров"),
+        _ => ph.t(" не меньше двух голосов — владельцы бомбы линчуются вместо лидеров голосования"),
+    }
+}
+
+pub fn nobody_lynched() -> Phrase {
+    p().t("Сегодня никого не линчевали")
+}
+
+/// A lynch, with the role when it is revealed.
+pub fn lynched(t: Who, r: Option<Role>) -> Phrase {
+    let ph = match t.gender() {
+        Some(_) => p().t(t.pick("Линчёван ", "Линчёвана ", "")).n(t),
+        None => p().t("Линчевали ").c(t, Acc),
+    };
+    match r {
+        Some(r) => ph.t(format!(" ({})", role_lower(r, t.gender()))),
+        None => ph,
+    }
+}
+
+pub fn fear_nobody() -> Phrase {
+    p().t("Страх: никто не проголосовал — лидера нет, линча нет")
+}
+
+pub fn fear_tie(tied: &[Who]) -> Phrase {
+    p().t("Страх: ничья (").list(tied).t(") — лидера нет, линча нет")
+}
+
+pub fn fear_no_sentence(leader: Who) -> Phrase {
+    p().t("Страх: лидер — ").n(leader).t(", приговора нет — линча нет")
+}
+
+pub fn fear_sentence(leader: Who, s: Who) -> Phrase {
+    or_self(p().t("Страх: лидер ").n(leader).t(" приговаривает "), leader, s, Acc)
+}
+
+pub fn fear_sheep_skin(leader: Who, s: Who) -> Phrase {
+    fear_sentence(leader, s).t(", но Овечья шкура спасает ").c(s, Acc).t(" — никто не гибнет")
+}
+
+// ---- The vote -------------------------------------------------------------------------
+
+/// An item of the day whose user or target is gone.
+pub fn item_void(item: Item, by: Who, t: Who) -> Phrase {
+    p().t(format!("{} не действует: кто-то из участников (", item.ru())).list(&[by, t]).t(") выбыл из игры")
+}
+
+pub fn shocker(by: Who, t: Who) -> Phrase {
+    p().n(by).t(" применяет Шокер к ").c(t, Dat).t(": на этот день у ").c(t, Gen).t(" нет ни голоса, ни слова")
+}
+
+pub fn shocker_fear(by: Who, t: Who) -> Phrase {
+    p().n(by)
+        .t(" применяет Шокер к ")
+        .c(t, Dat)
+        .t(": сегодня ")
+        .n(t)
+        .t(" молчит, но на Страхе вещи не меняют голосов, и голос остаётся")
+}
+
+pub fn love_note(by: Who, t: Who) -> Phrase {
+    p().n(by).t(" отправляет Любовную записку ").c(t, Dat).t(": они не могут голосовать друг против друга")
+}
+
+pub fn love_note_fear(by: Who, t: Who) -> Phrase {
+    p().n(by).t(" отправляет Любовную записку ").c(t, Dat).t(", но на Страхе вещи не меняют голосов")
+}
+
+pub fn storm_votes() -> Phrase {
+    p().t("Магнитная буря: ни одна вещь не меняет голосов")
+}
+
+pub fn fear_votes() -> Phrase {
+    p().t(
+        "Страх: голосованием выбирается лидер; вещи не меняют голосов, невыставленные голоса не остаются на владельцах",
+    )
+}
+
+pub fn palms(t: Who) -> Phrase {
+    p().t("Пальмы цветут: ").n(t).t(" нарушает запрет — голос ").c(t, Gen).t(" остаётся на владельце")
+}
+
+pub fn vote_target_gone(v: Who) -> Phrase {
+    p().t("Голос ").c(v, Gen).t(" не учитывается: выбранный игрок выбыл")
+}
+
+/// Why a vote is blocked: `why` is «после ночи со Сексманьяком», «штраф ведущего», «Шокер».
+pub fn vote_blocked(v: Who, why: &str, fear: bool) -> Phrase {
+    if fear {
+        p().n(v).t(format!(" не голосует ({why})"))
+    } else {
+        p().t("Голос ").c(v, Gen).t(format!(" заблокирован ({why}) и остаётся на владельце"))
+    }
+}
+
+pub fn vote_void(v: Who, t: Who, why: &str) -> Phrase {
+    p().t("Голос ").c(v, Gen).t(" против ").c(t, Gen).t(format!(" недействителен ({why}) и остаётся на владельце"))
+}
+
+pub fn megaphone(v: Who, t: Who) -> Phrase {
+    p().t("Рупор: ").n(v).t(" отдаёт дополнительный голос против ").c(t, Gen)
+}
+
+pub fn megaphone_silent(v: Who, fear: bool) -> Phrase {
+    let ph = p().t("Рупор ").c(v, Gen).t(" молчит: ");
+    ph.t(if fear {
+        "на Страхе вещи не меняют голосов"
+    } else {
+        "в Магнитную бурю вещи не работают"
+    })
+}
+
+pub fn authority_gone(a: Who) -> Phrase {
+    p().t("Ход Авторитета (").n(a).t(") не учитывается: выбранный игрок выбыл")
+}
+
+pub fn authority_no_vote(a: Who, from: Who) -> Phrase {
+    p().t("Авторитет ").n(a).t(" пытается забрать голос ").c(from, Gen).t(", но этого голоса нет")
+}
+
+/// R-AUTH-1: the authority reveals itself and moves a vote.
+pub fn authority(a: Who, from: Who, to: Who) -> Phrase {
+    let ph = p().n(a).t(" раскрывается как Авторитет: забирает голос ").c(from, Gen).t(" и отдаёт его против ");
+    or_self(ph, a, to, Gen)
+}
+
+/// One line of the tally: «Лев — 3 голоса».
+pub fn tally_item(t: Who, votes: u32) -> Phrase {
+    p().n(t).t(format!(" — {}", crate::plural::votes(votes)))
+}
+
+// ---- 13:00 ---------------------------------------------------------------------------
+
+pub fn midday_use(by: Who, item: Item, t: Who) -> Phrase {
+    or_self(p().t("13:00. ").n(by).t(format!(" применяет {} к ", item.ru_acc())), by, t, Dat)
+}
+
+pub fn bunker_empty(who: Who) -> Phrase {
+    p().t("13:00. Бункер: ").n(who).t(" не получает новую вещь — резерв пуст")
+}
+
+pub fn bunker(who: Who, old: Option<Item>, new: Item) -> Phrase {
+    let ph = p().t("13:00. Бункер: ").n(who);
+    match old {
+        Some(o) => ph.t(format!(" сдаёт {} и получает {}", o.ru_acc(), new.ru_acc())),
+        None => ph.t(format!(" получает {}", new.ru_acc())),
+    }
+}
+
+pub fn exchange(a: Who, b: Who) -> Phrase {
+    p().t("13:00. Обмен: ").list(&[a, b]).t(" меняются вещами")
+}
+
+pub fn light(who: Who) -> Phrase {
+    p().t("13:00. Мистический свет: ").n(who).t(" перезаряжает свою вещь")
+}
+
+pub fn pair(chosen: Who, pair: Who) -> Phrase {
+    p().t("13:00. Выбери меня!: ").n(chosen).t(" выбирает в пару ").c(pair, Acc).t(" — у обоих иммунитет на линч")
+}
+
+pub fn chosen(who: Who) -> Phrase {
+    p().t("Выбери меня!: иммунитет на линч получает ").n(who)
+}
+
+pub fn question(who: Who, text: &str) -> Phrase {
+    p().t("13:00. Вызов духа: ").n(who).t(format!(" спрашивает: «{text}»"))
+}
+
+pub fn turned(who: Who) -> Phrase {
+    p().t("Последний оборотень погиб: полукровка ").n(who).t(" становится оборотнем")
+}
+
+// ---- The night -----------------------------------------------------------------------
+
+pub fn night_sender_gone(a: Who) -> Phrase {
+    p().t("Ночной ход ").c(a, Gen).t(" не учитывается: игрок выбыл")
+}
+
+pub fn night_target_gone(a: Who) -> Phrase {
+    p().t("Ночной ход ").c(a, Gen).t(" не учитывается: выбранный игрок выбыл")
+}
+
+pub fn voodoo_void(by: Who) -> Phrase {
+    p().t("Кукла вуду ").c(by, Gen).t(" ничего не делает: кто-то из участников выбыл")
+}
+
+pub fn fog_void(a: Who) -> Phrase {
+    p().t("Туманная ночь: ход ").c(a, Gen).t(" не состоялся — днём не было голоса против цели")
+}
+
+pub fn voodoo(v: Who) -> Phrase {
+    p().t("Кукла вуду: этой ночью ").n(v).t(" не может применить свою способность")
+}
+
+pub fn witch_cancel(w: Who) -> Phrase {
+    p().t("Колдунья ").n(w).t(" отменяет все действия этой ночи")
+}
+
+pub fn witch_kill(w: Who, t: Who) -> Phrase {
+    or_self(p().t("Колдунья ").n(w).t(" убивает "), w, t, Acc)
+}
+
+pub fn swap(x: Who, y: Who) -> Phrase {
+    p().t("Лунатик меняет местами вещи ").c(x, Gen).t(" и ").c(y, Gen)
+}
+
+pub fn recharge(t: Who) -> Phrase {
+    p().t("Лунатик перезаряжает вещь ").c(t, Gen)
+}
+
+pub fn recharge_nothing(t: Who) -> Phrase {
+    p().t("Лунатик хочет перезарядить вещь ").c(t, Gen).t(", но перезаряжать нечего")
+}
+
+pub fn pack_attack(t: Who) -> Phrase {
+    p().t("Оборотни нападают на ").c(t, Acc)
+}
+
+pub fn untouchable(t: Who) -> Phrase {
+    p().t("Оборотни не могут убить ").c(t, Acc).t(": Неприкасаемого их клыки не берут")
+}
+
+pub fn moon_fern(t: Who) -> Phrase {
+    p().t("Лунный папоротник ").c(t, Gen).t(" отражает нападение оборотней")
+}
+
+/// The seer's check, as the log says it.
+pub fn check(s: Who, t: Who, result: crate::CheckResult) -> Phrase {
+    let ph = p().t(role(Role::Seer, s.gender())).t(" ").n(s).t(" проверяет ").c(t, Acc);
+    ph.t(match result {
+        crate::CheckResult::Failed => ": Черные очки — проверка не удалась",
+        crate::CheckResult::Werewolf => ": оборотень",
+        crate::CheckResult::NotWerewolf => ": не оборотень",
+    })
+}
+
+pub fn hamster_checked(t: Who) -> Phrase {
+    p().t("Хомяк-Мутант ").n(t).t(" не выдерживает проверки")
+}
+
+pub fn camouflage(t: Who) -> Phrase {
+    p().t("Маскхалат ").c(t, Gen).t(" спасает от Сексманьяка: тот уходит ни с чем")
+}
+
+/// The maniac's visit: no vote and no word tomorrow (public in the newspaper).
+pub fn assault(t: Who) -> Phrase {
+    p().t("Этой ночью Сексманьяк навещает ").c(t, Acc).t(": завтра у ").c(t, Gen).t(" нет ни голоса, ни слова")
+}
+
+pub fn hamster_kill(h: Who, t: Who) -> Phrase {
+    or_self(p().t("Хомяк-Мутант ").n(h).t(" нападает на "), h, t, Acc)
+}
+
+pub fn nurse(n: Who, t: Who, saves: bool) -> Phrase {
+    let ph = or_self(p().t("Медсестра ").n(n).t(if saves { " спасает " } else { " лечит " }), n, t, Acc);
+    if saves {
+        ph.t(" от смерти")
+    } else {
+        ph
+    }
+}
+
+/// One of the night's dead, with the role when it is revealed.
+pub fn died(t: Who, r: Option<Role>) -> Phrase {
+    let ph = match t.gender() {
+        Some(_) => p().t("Этой ночью ").t(t.pick("погиб ", "погибла ", "")).n(t),
+        None => p().t("Этой ночью не стало ").c(t, Gen),
+    };
+    match r {
+        Some(r) => ph.t(format!(" ({})", role_lower(r, t.gender()))),
+        None => ph,
+    }
+}
+
+pub fn nobody_died() -> Phrase {
+    p().t("Этой ночью никто не погиб")
+}
