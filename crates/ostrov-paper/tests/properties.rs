@@ -283,7 +283,7 @@ fn check_russian(m: &Match, seed: u64) {
     for r in &m.days {
         texts.extend(r.log.iter().map(|e| e.text.clone()));
     }
-    let formats: &[Format] = if seed % 8 == 0 { &Format::ALL } else { &[Format::Bbcode] };
+    let formats: &[Format] = if seed.is_multiple_of(8) { &Format::ALL } else { &[Format::Bbcode] };
     let marked: Vec<String> = formats.iter().map(|f| ostrov_paper::all(m, *f)).collect();
     for text in &marked {
         for hedge in ["(а)", "(ла)", "(ы)", "(ов)", "(ась)"] {
