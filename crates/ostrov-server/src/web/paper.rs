@@ -82,7 +82,7 @@ pub async fn show<S: Store>(
         c: Chrome::new(&v, format!("{}: газета", live.config.title)),
         id,
         title: live.config.title.clone(),
-        body: doc.render(Format::Html),
+        body: doc.render(Format::HtmlFragment),
         bars,
         height,
         signed_in: v.user.is_some(),
