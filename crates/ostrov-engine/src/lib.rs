@@ -48,6 +48,7 @@ mod error;
 mod event;
 mod gamefile;
 mod item;
+mod lang;
 mod log;
 mod lynch;
 mod midday;
@@ -83,6 +84,7 @@ pub use gamefile::{
     MAX_PLAYERS,
 };
 pub use item::{Held, Item, ItemKind};
+pub use lang::Lang;
 pub use log::LogEntry;
 pub use name::fold_name;
 pub use notice::{ItemSource, Notice, NoticeKind};

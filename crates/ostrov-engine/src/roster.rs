@@ -129,17 +129,25 @@ impl Roster {
 }
 
 impl std::fmt::Display for Roster {
-    /// Writes `werewolf=2,seer=1,…` (passengers omitted).
+    /// Writes the form `--setup` takes: the werewolves' side and the hamster first, then
+    /// the civilian roles in the order of RULES.md, `=N` only for a count above one,
+    /// passengers omitted: `werewolf=2,seer,nurse`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (enemies, civilians): (Vec<Role>, Vec<Role>) =
+            Role::ALL.iter().filter(|r| **r != Role::Passenger).partition(|r| r.side() != Side::Civilians);
         let mut first = true;
-        for role in Role::ALL.iter().filter(|r| **r != Role::Passenger) {
+        for role in enemies.iter().chain(&civilians) {
             let n = self.count(*role);
-            if n > 0 {
-                if !first {
-                    f.write_str(",")?;
-                }
-                first = false;
-                write!(f, "{}={n}", role.id())?;
+            if n == 0 {
+                continue;
+            }
+            if !first {
+                f.write_str(",")?;
+            }
+            first = false;
+            f.write_str(role.id())?;
+            if n > 1 {
+                write!(f, "={n}")?;
             }
         }
         Ok(())
@@ -192,7 +200,8 @@ mod tests {
     fn parse_reads_counts_aliases_and_reports_bad_entries() {
         let r = Roster::parse("werewolf=3, Ясновидящий, nurse:2").unwrap();
         assert_eq!((r.count(Role::Werewolf), r.count(Role::Seer), r.count(Role::Nurse)), (3, 1, 2));
-        assert_eq!(r.to_string(), "seer=1,nurse=2,werewolf=3");
+        assert_eq!(r.to_string(), "werewolf=3,seer,nurse=2");
+        assert_eq!(Roster::parse(&r.to_string()).unwrap(), r);
         let e = Roster::parse("werewolf=x").unwrap_err().to_string();
         assert!(e.contains("\"x\" is not a count"), "{e}");
         let e = Roster::parse("dragon").unwrap_err().to_string();

@@ -9,6 +9,7 @@ mod suggest;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use ostrov_engine::Lang;
 
 /// Ostrov — the host engine of «Остров страха» (Island of Fear).
 #[derive(Parser)]
@@ -16,6 +17,16 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Cmd,
+    /// The language of messages and labels: ru (default) or en. Without it, a locale
+    /// (LC_ALL, LC_MESSAGES or LANG) that starts with "en" chooses English.
+    #[arg(long, global = true, value_parser = ["ru", "en"])]
+    lang: Option<String>,
+}
+
+/// The language the command line speaks: `--lang`, else the locale (`LANG=en_US.UTF-8`).
+fn language(flag: Option<&str>) -> Lang {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].iter().find_map(|v| std::env::var(v).ok().filter(|s| !s.is_empty()));
+    Lang::choose(flag, locale.as_deref())
 }
 
 #[derive(Subcommand)]
@@ -53,11 +64,12 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Cmd::Serve(_)) {
         quiet_on_closed_pipe();
     }
+    let lang = language(cli.lang.as_deref());
     let result = match cli.command {
-        Cmd::Resolve(a) => resolve::run(a),
-        Cmd::New(a) => new::run(a),
-        Cmd::Simulate(a) => simulate::run(a),
-        Cmd::Suggest(a) => suggest::run(a),
+        Cmd::Resolve(a) => resolve::run(a, lang),
+        Cmd::New(a) => new::run(a, lang),
+        Cmd::Simulate(a) => simulate::run(a, lang),
+        Cmd::Suggest(a) => suggest::run(a, lang),
         Cmd::Serve(a) => serve::run(a),
     };
     match result {

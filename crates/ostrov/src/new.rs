@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ostrov_engine::{GameFile, Item, Match, PlayerEntry, Roster, Seat, Setup};
+use ostrov_engine::{GameFile, Item, Lang, Match, PlayerEntry, Roster, Seat, Setup};
 
 use crate::Failure;
 
@@ -47,7 +47,7 @@ pub struct Args {
     output: Option<PathBuf>,
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+pub fn run(a: Args, _lang: Lang) -> Result<(), Failure> {
     let names: Vec<String> = match &a.players_file {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ostrov_engine::{Game, GameFile, Report};
+use ostrov_engine::{Game, GameFile, Lang, Report};
 use ostrov_paper::Format;
 
 use crate::Failure;
@@ -36,7 +36,7 @@ pub struct Args {
 }
 
 /// Reads and checks a game file.
-pub fn load(path: &std::path::Path) -> Result<Game, Failure> {
+pub fn load(path: &std::path::Path, lang: Lang) -> Result<Game, Failure> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| Failure(format!("cannot read {shown}: {e}")))?;
     if meta.len() > MAX_FILE {
@@ -47,8 +47,8 @@ pub fn load(path: &std::path::Path) -> Result<Game, Failure> {
     Game::from_file(&file).map_err(|e| Failure(format!("{shown}: {e}")))
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
-    let game = load(&a.file)?;
+pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
+    let game = load(&a.file, lang)?;
     let shown = a.file.display();
     let m = ostrov_engine::play(&game, true).map_err(|e| Failure(format!("{shown}: {e}")))?;
     if let Some(d) = a.day {

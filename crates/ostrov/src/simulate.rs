@@ -4,11 +4,15 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use ostrov_bots::{simulate_with, BotKind, Config, Rate, Summary};
-use ostrov_engine::{Rules, Setup, TieRule};
+use ostrov_engine::{plural, Lang, Role, Roster, Rules, Setup, TieRule};
 
 use crate::Failure;
 
 /// Play a setup out many times with bots and report each side's chances.
+///
+/// Without --setup or --file the setup is the recommended one for the player count,
+/// and the bots are the sensible ones the recommended table was searched with
+/// (docs/SETUPS.md). The first lines say which setup, deck and bots were played.
 ///
 /// Examples:
 ///   ostrov simulate --players 15 --games 100000 --bots random
@@ -29,8 +33,8 @@ pub struct Args {
     /// Number of games.
     #[arg(long, default_value_t = 10_000)]
     pub games: u64,
-    /// random | sensible
-    #[arg(long, default_value = "random")]
+    /// The bots: sensible (what the recommended table was searched with) or random.
+    #[arg(long, default_value = "sensible")]
     pub bots: BotKind,
     /// Base seed; game i uses a seed derived from it and i.
     #[arg(long, default_value_t = 1)]
@@ -58,25 +62,37 @@ pub struct Args {
     pub svg: Option<PathBuf>,
 }
 
-/// The simulation config the arguments describe.
-pub fn config(a: &Args) -> Result<Config, Failure> {
-    let (roles, mut rules, mut deck) = match &a.file {
+/// Where the played setup came from, for the first lines of the output.
+enum Source {
+    File(PathBuf),
+    Given,
+    Recommended,
+}
+
+/// The simulation config the arguments describe, and where its setup came from.
+fn config(a: &Args, lang: Lang) -> Result<(Config, Source), Failure> {
+    let (roles, mut rules, mut deck, source) = match &a.file {
         Some(path) => {
-            let g = crate::resolve::load(path)?;
+            let g = crate::resolve::load(path, lang)?;
             let s: Setup = g.setup;
-            (s.seats.iter().map(|x| x.role).collect::<Vec<_>>(), s.rules, s.deck)
+            (s.seats.iter().map(|x| x.role).collect::<Vec<_>>(), s.rules, s.deck, Source::File(path.clone()))
         }
         None => {
             let n = a.players.unwrap_or(15);
-            let roster = match &a.setup {
-                Some(t) => ostrov_engine::Roster::parse(t)?,
-                None => ostrov_engine::Roster::recommended(n)?,
+            let (roster, source) = match &a.setup {
+                Some(t) => (Roster::parse(t)?, Source::Given),
+                None => (Roster::recommended(n)?, Source::Recommended),
             };
-            (roster.roles(n)?, Rules::default(), Setup::default_deck(n))
+            (roster.roles(n)?, Rules::default(), Setup::default_deck(n), source)
         }
     };
     if let Some(t) = &a.tie {
-        rules.tie = TieRule::parse(t).ok_or_else(|| Failure(format!("unknown tie rule \"{t}\"")))?;
+        rules.tie = TieRule::parse(t).ok_or_else(|| {
+            Failure(match lang {
+                Lang::Ru => format!("--tie: неизвестное правило ничьей «{t}» (random, none, all)"),
+                Lang::English => format!("--tie: unknown tie rule \"{t}\" (random, none, all)"),
+            })
+        })?;
     }
     rules.parity |= a.parity;
     if let Some(d) = a.max_days {
@@ -88,15 +104,52 @@ pub fn config(a: &Args) -> Result<Config, Failure> {
     if a.no_items {
         deck.clear();
     }
-    Ok(Config { roles, rules, deck, games: a.games, bots: a.bots, seed: a.seed })
+    Ok((Config { roles, rules, deck, games: a.games, bots: a.bots, seed: a.seed }, source))
 }
 
 fn pct(r: &Rate) -> String {
     format!("{:5.1}%  [{:.1}–{:.1}]", 100.0 * r.rate, 100.0 * r.low, 100.0 * r.high)
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
-    let cfg = config(&a)?;
+/// The roster the roles make, in the form `--setup` takes.
+fn roster_of(roles: &[Role]) -> Roster {
+    let mut r = Roster::new();
+    for role in Role::ALL.iter().filter(|r| **r != Role::Passenger) {
+        r = r.with(*role, roles.iter().filter(|x| *x == role).count() as u16);
+    }
+    r
+}
+
+/// "сыграно: werewolf=4 (рекомендуемый расклад на 15 игроков), колода по умолчанию".
+fn setup_line(cfg: &Config, source: &Source, lang: Lang) -> String {
+    let n = cfg.roles.len();
+    let setup = roster_of(&cfg.roles);
+    let from = match (source, lang) {
+        (Source::Recommended, Lang::Ru) => {
+            format!("рекомендуемый расклад для {n} {}", plural::form(n as u64, "игрока", "игроков", "игроков"))
+        }
+        (Source::Recommended, Lang::English) => format!("the recommended setup for {n} players"),
+        (Source::Given, Lang::Ru) => "расклад из --setup".to_string(),
+        (Source::Given, Lang::English) => "the setup of --setup".to_string(),
+        (Source::File(p), Lang::Ru) => format!("расклад из {}", p.display()),
+        (Source::File(p), Lang::English) => format!("the setup of {}", p.display()),
+    };
+    let deck = match (cfg.deck.is_empty(), lang) {
+        (true, Lang::Ru) => "без вещей".to_string(),
+        (true, Lang::English) => "no items".to_string(),
+        (false, Lang::Ru) => {
+            format!("колода: {} {}", cfg.deck.len(), plural::form(cfg.deck.len() as u64, "вещь", "вещи", "вещей"))
+        }
+        (false, Lang::English) => format!("a deck of {} items", cfg.deck.len()),
+    };
+    match lang {
+        Lang::Ru => format!("расклад: {setup} ({from}); {deck}"),
+        Lang::English => format!("setup: {setup} ({from}); {deck}"),
+    }
+}
+
+pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
+    let (cfg, source) = config(&a, lang)?;
     let start = std::time::Instant::now();
     let summary = if std::io::stderr().is_terminal() && !a.json {
         let bar = indicatif::ProgressBar::new(cfg.games);
@@ -108,39 +161,62 @@ pub fn run(a: Args) -> Result<(), Failure> {
     };
     let secs = start.elapsed().as_secs_f64();
     if let Some(path) = &a.svg {
-        std::fs::write(path, svg(&summary)).map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
+        std::fs::write(path, svg(&summary)).map_err(|e| {
+            Failure(match lang {
+                Lang::Ru => format!("не удалось записать {}: {e}", path.display()),
+                Lang::English => format!("cannot write {}: {e}", path.display()),
+            })
+        })?;
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
         return Ok(());
     }
-    println!(
-        "{} games, {} players, {:?} bots, seed {}: {:.2}s ({:.0} games/s)",
-        summary.games,
-        cfg.roles.len(),
-        cfg.bots,
-        cfg.seed,
-        secs,
-        summary.games as f64 / secs.max(1e-9)
-    );
-    println!("civilians   {}", pct(&summary.civilians));
-    println!("werewolves  {}", pct(&summary.werewolves));
-    if summary.hamster.wins > 0 {
-        println!("hamster     {}", pct(&summary.hamster));
+    let n = cfg.roles.len();
+    let speed = summary.games as f64 / secs.max(1e-9);
+    let bots = crate::suggest::bots_label(cfg.bots, lang);
+    let label = |ru: &str, en: &str| format!("{:<12}", lang.pick(ru, en));
+    match lang {
+        Lang::Ru => println!(
+            "{} {}, {n} {}, {bots}, зерно {}: {secs:.2} с ({speed:.0} партий/с)",
+            summary.games,
+            plural::form(summary.games, "партия", "партии", "партий"),
+            plural::form(n as u64, "игрок", "игрока", "игроков"),
+            cfg.seed,
+        ),
+        Lang::English => println!(
+            "{} games, {n} players, {bots}, seed {}: {secs:.2}s ({speed:.0} games/s)",
+            summary.games, cfg.seed
+        ),
     }
-    println!("draw        {}", pct(&summary.draw));
-    println!("length      {:.2} days on average", summary.mean_days);
+    println!("{}", setup_line(&cfg, &source, lang));
+    println!("{}{}", label("мирные", "civilians"), pct(&summary.civilians));
+    println!("{}{}", label("оборотни", "werewolves"), pct(&summary.werewolves));
+    if summary.hamster.wins > 0 {
+        println!("{}{}", label("хомяк", "hamster"), pct(&summary.hamster));
+    }
+    println!("{}{}", label("ничья", "draw"), pct(&summary.draw));
+    match lang {
+        // A fractional number of days takes the genitive singular: «7,23 дня».
+        Lang::Ru => println!("{}{:.2} дня в среднем", label("длина", ""), summary.mean_days),
+        Lang::English => println!("{}{:.2} days on average", label("", "length"), summary.mean_days),
+    }
     let max = summary.length.iter().copied().max().unwrap_or(1).max(1);
     for (d, k) in summary.length.iter().enumerate().filter(|(_, k)| **k > 0) {
         println!(
-            "  day {d:2} {:6.2}% {}",
+            "  {} {d:2} {:6.2}% {}",
+            lang.pick("день", "day"),
             100.0 * *k as f64 / summary.games as f64,
             "#".repeat((40 * k / max) as usize)
         );
     }
-    println!("survival by role");
+    println!("{}", lang.pick("доля выживших по ролям", "survival by role"));
     for s in &summary.survival {
-        println!("  {:12} {:5.1}%", s.role, 100.0 * s.rate);
+        let role = match lang {
+            Lang::Ru => s.role.parse::<Role>().map(Role::ru).unwrap_or(&s.role).to_string(),
+            Lang::English => s.role.clone(),
+        };
+        println!("  {:14} {:5.1}%", role, 100.0 * s.rate);
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use ostrov_bots::{simulate_with, BotKind, Config, Summary};
-use ostrov_engine::{Item, Role, Roster, Rules, Setup, MAX_RECOMMENDED, MIN_PLAYERS};
+use ostrov_engine::{plural, Item, Lang, Role, Roster, Rules, Setup, MAX_RECOMMENDED, MIN_PLAYERS};
 use rayon::prelude::*;
 
 use crate::Failure;
@@ -16,11 +16,16 @@ use crate::Failure;
 ///   ostrov suggest --players 12 --deck both     # with the default deck and with no items
 ///   ostrov suggest --table > crates/ostrov-engine/src/recommended.txt
 ///
-/// Candidates: N/8..=N/3 werewolves (at least one), a halfblood (10+ players), a hamster (12+), and the first
-/// k civilian roles of seer, nurse, witch, maniac, sleepwalker, authority, untouchable.
-/// Balance = |P(civilians) − P(werewolves)| + P(hamster) + P(draw) (smaller is better).
-/// Every candidate is screened with --games games; the --finalists best are played again
-/// with --final-games games on a fresh seed, and ranked by that second run.
+/// Candidates: from N/8 to N/3 werewolves (at least one), a halfblood (10 players or more),
+/// a hamster (12 or more), and the first k civilian roles of seer, nurse, witch, maniac,
+/// sleepwalker, authority, untouchable; everyone else is a passenger.
+/// Balance = |P(civilians) - P(werewolves)| + P(hamster) + P(draw), smaller is better.
+/// A setup is "even" when its balance is at most 10 points (each side within 5 points
+/// of 50%). Even setups come first, those with more special roles before those with
+/// fewer; the rest follow by balance.
+/// Every candidate is screened with --games games; the --finalists first are played
+/// again with --final-games games on a fresh seed and ranked by that second run.
+/// Each setup is printed as `ostrov new` takes it, with a one-line verdict.
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -30,13 +35,13 @@ pub struct Args {
     /// Games per candidate in the screening round.
     #[arg(long, default_value_t = 2000)]
     games: u64,
-    /// How many of the best screened setups are played again.
+    /// How many of the first screened setups are played again.
     #[arg(long, default_value_t = 5)]
     finalists: usize,
-    /// Games per finalist (default: 5 × --games).
+    /// Games per finalist [default: 5 times --games].
     #[arg(long)]
     final_games: Option<u64>,
-    /// random | sensible
+    /// The bots: random or sensible.
     #[arg(long, default_value = "sensible")]
     bots: BotKind,
     #[arg(long, default_value_t = 1)]
@@ -48,7 +53,7 @@ pub struct Args {
     /// (try every roster with each of those two), or item ids, e.g. "trap,fang,bomb".
     #[arg(long, default_value = "default")]
     deck: String,
-    /// Write the recommended table for every player count 3..=40 (the format of
+    /// Write the recommended table for every player count from 3 to 40 (the format of
     /// crates/ostrov-engine/src/recommended.txt) to standard output. Uses the default deck,
     /// which is what `ostrov new` and the server deal.
     #[arg(long, conflicts_with_all = ["players", "top"])]
@@ -114,6 +119,10 @@ fn score(s: &Summary) -> f64 {
     (s.civilians.rate - s.werewolves.rate).abs() + s.hamster.rate + s.draw.rate
 }
 
+/// The widest balance an "even" setup may have: 10 points, each side within 5 points of
+/// 50% (docs/SETUPS.md).
+const EVEN: f64 = 0.10;
+
 /// One ranked setup: its score, roster, deck and the summary it was ranked by.
 struct Ranked {
     score: f64,
@@ -122,22 +131,39 @@ struct Ranked {
     summary: Summary,
 }
 
+impl Ranked {
+    /// The order hosts want (docs/SETUPS.md): even setups first, and among them more
+    /// special roles (seer, nurse, …) before fewer; then by balance. Equal keys keep the
+    /// candidates' order (the sort is stable), so the ranking is the same on every machine.
+    fn key(&self) -> (bool, std::cmp::Reverse<usize>, f64) {
+        let even = self.score <= EVEN;
+        (!even, std::cmp::Reverse(if even { self.roster.special() } else { 0 }), self.score)
+    }
+
+    fn rank(list: &mut [Ranked]) {
+        list.sort_by(|x, y| {
+            let (a, b) = (x.key(), y.key());
+            a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2))
+        });
+    }
+}
+
 fn run_one(n: usize, roster: &Roster, deck: &Deck, games: u64, bots: BotKind, seed: u64) -> Result<Summary, Failure> {
     let cfg = Config { roles: roster.roles(n)?, rules: Rules::default(), deck: deck.items.clone(), games, bots, seed };
     Ok(simulate_with(&cfg, &|_| {}))
 }
 
-/// The screening round over every candidate, then the final round of the best.
+/// The screening round over every candidate, then the final round of the first ones.
 fn search(n: usize, a: &Args, decks: &[Deck]) -> Result<Vec<Ranked>, Failure> {
     let cands = candidates(n);
     let total = (cands.len() * decks.len()) as u64;
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(total + a.finalists as u64);
-        b.set_message(format!("{n} players"));
+        b.set_message(format!("{n}"));
         b
     });
     // Every candidate on every core (each one deterministic for the seed); the order of
-    // `pairs` is kept, so equal scores rank the same way on every machine.
+    // `pairs` is kept, so equal keys rank the same way on every machine.
     let pairs: Vec<(&Roster, &Deck)> = cands.iter().flat_map(|r| decks.iter().map(move |d| (r, d))).collect();
     let mut screened = pairs
         .into_par_iter()
@@ -149,12 +175,11 @@ fn search(n: usize, a: &Args, decks: &[Deck]) -> Result<Vec<Ranked>, Failure> {
             Ok(Ranked { score: score(&s), roster: r.clone(), deck: d.clone(), summary: s })
         })
         .collect::<Result<Vec<_>, Failure>>()?;
-    screened.sort_by(|x, y| x.score.total_cmp(&y.score));
+    Ranked::rank(&mut screened);
     // The final round on a fresh seed: the screening's luck does not carry over.
     let final_games = a.final_games.unwrap_or(5 * a.games);
     let final_seed = a.seed ^ 0x5EED_F1A1;
-    let keep = a.finalists.max(1);
-    screened.truncate(keep);
+    screened.truncate(a.finalists.max(1));
     let mut finals = screened
         .into_par_iter()
         .map(|c| {
@@ -168,7 +193,7 @@ fn search(n: usize, a: &Args, decks: &[Deck]) -> Result<Vec<Ranked>, Failure> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    finals.sort_by(|x, y| x.score.total_cmp(&y.score));
+    Ranked::rank(&mut finals);
     Ok(finals)
 }
 
@@ -183,13 +208,108 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+/// The one-line verdict on a setup's final numbers.
+fn verdict(s: &Summary, lang: Lang) -> &'static str {
+    let d = s.civilians.rate - s.werewolves.rate;
+    if s.hamster.rate >= s.civilians.rate.max(s.werewolves.rate) {
+        lang.pick("чаще всех побеждает хомяк", "the hamster wins most")
+    } else if d.abs() <= 0.04 {
+        lang.pick("почти равные шансы", "about even")
+    } else if d.abs() <= EVEN {
+        if d > 0.0 {
+            lang.pick("мирные немного сильнее", "civilians slightly stronger")
+        } else {
+            lang.pick("оборотни немного сильнее", "werewolves slightly stronger")
+        }
+    } else if d > 0.0 {
+        lang.pick("мирные сильнее", "civilians stronger")
+    } else {
+        lang.pick("оборотни сильнее", "werewolves stronger")
+    }
+}
+
+/// The widest line `suggest` prints: a terminal's 80 columns.
+const WIDTH: usize = 80;
+
+/// `--setup "…"` (and `--deck …` unless it is the default deck) exactly as `ostrov new`
+/// takes them, after `lead`; a setup too long for one line is broken after a comma
+/// (inside the quotes: `--setup` reads a line break like a comma).
+fn new_args(lead: &str, roster: &Roster, deck: &Deck) -> String {
+    let deck = match deck.name.as_str() {
+        "default" => String::new(),
+        "none" => " --deck none".to_string(),
+        list => format!(" --deck {}", list.replace(' ', "")),
+    };
+    let setup = roster.to_string();
+    let one = format!("{lead}--setup \"{setup}\"{deck}");
+    if one.chars().count() <= WIDTH {
+        return one;
+    }
+    let indent = " ".repeat(lead.chars().count() + "--setup \"".len());
+    let mut out = format!("{lead}--setup \"");
+    let mut line = out.chars().count();
+    let parts: Vec<&str> = setup.split(',').collect();
+    for (i, part) in parts.iter().enumerate() {
+        let piece = if i + 1 < parts.len() { format!("{part},") } else { format!("{part}\"{deck}") };
+        if line + piece.chars().count() > WIDTH && line > indent.len() {
+            out.push('\n');
+            out.push_str(&indent);
+            line = indent.len();
+        }
+        line += piece.chars().count();
+        out.push_str(&piece);
+    }
+    out
+}
+
+/// "мирные 49.1%  оборотни 50.4%  ничья 0.5%" (the hamster only when the setup has one).
+fn rates_line(r: &Ranked, lang: Lang) -> String {
+    let s = &r.summary;
+    let mut parts = vec![
+        format!("{} {}", lang.pick("мирные", "civilians"), pct(s.civilians.rate)),
+        format!("{} {}", lang.pick("оборотни", "werewolves"), pct(s.werewolves.rate)),
+    ];
+    if r.roster.count(Role::Hamster) > 0 {
+        parts.push(format!("{} {}", lang.pick("хомяк", "hamster"), pct(s.hamster.rate)));
+    }
+    parts.push(format!("{} {}", lang.pick("ничья", "draw"), pct(s.draw.rate)));
+    parts.join("  ")
+}
+
+fn players_label(n: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Ru => format!("{n} {}", plural::form(n as u64, "игрок", "игрока", "игроков")),
+        Lang::English => format!("{n} players"),
+    }
+}
+
+fn games_label(n: u64, lang: Lang) -> String {
+    match lang {
+        Lang::Ru => format!("{n} {}", plural::form(n, "партия", "партии", "партий")),
+        Lang::English => format!("{n} {}", if n == 1 { "game" } else { "games" }),
+    }
+}
+
+/// The bots' name in the labels.
+pub fn bots_label(k: BotKind, lang: Lang) -> &'static str {
+    match (k, lang) {
+        (BotKind::Random, Lang::Ru) => "случайные боты (random)",
+        (BotKind::Sensible, Lang::Ru) => "разумные боты (sensible)",
+        (BotKind::Random, Lang::English) => "random bots",
+        (BotKind::Sensible, Lang::English) => "sensible bots",
+    }
+}
+
+pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
     if a.games == 0 || a.final_games == Some(0) {
-        return Err(Failure("--games and --final-games must be at least 1".into()));
+        return Err(Failure(
+            lang.pick("--games и --final-games: нужна хотя бы одна партия", "--games and --final-games must be at least 1")
+                .into(),
+        ));
     }
     if a.table {
         let final_games = a.final_games.unwrap_or(5 * a.games);
-        println!("# The recommended setups: the most balanced roster for each player count, with the default deck.");
+        println!("# The recommended setups: for each player count, the even setup (balance at most 10 points) with the most special roles, else the most balanced one; the default deck (docs/SETUPS.md).");
         println!(
             "# Written by: ostrov suggest --table --games {} --finalists {} --final-games {final_games} --bots {} --seed {} > crates/ostrov-engine/src/recommended.txt",
             a.games,
@@ -199,6 +319,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         );
         println!("# players\tsetup\twin rates in the final round ({final_games} games, {} bots)", bot_id(a.bots));
         for n in MIN_PLAYERS..=MAX_RECOMMENDED {
+            let started = std::time::Instant::now();
             let best = search(n, &a, &decks("default", n)?)?;
             let b = &best[0];
             let s = &b.summary;
@@ -210,37 +331,46 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 pct(s.hamster.rate),
                 pct(s.draw.rate)
             );
-            eprintln!("{n} players: {} (civilians {})", b.roster, pct(s.civilians.rate));
+            eprintln!("{n}: {} ({}, {:.0} s)", b.roster, rates_line(b, lang), started.elapsed().as_secs_f64());
         }
         return Ok(());
     }
     let n = a.players.unwrap_or(15);
     if n < MIN_PLAYERS {
-        return Err(Failure(format!("--players {n}: a game needs at least {MIN_PLAYERS} players")));
+        return Err(Failure(match lang {
+            Lang::Ru => format!("--players {n}: в игре должно быть не меньше {MIN_PLAYERS} игроков"),
+            Lang::English => format!("--players {n}: a game needs at least {MIN_PLAYERS} players"),
+        }));
     }
     let ds = decks(&a.deck, n)?;
     let a = Args { finalists: a.finalists.max(a.top), ..a };
     let best = search(n, &a, &ds)?;
-    println!(
-        "{n} players, {} bots, {} games per setup, the best {} again with {} games, seed {}",
-        bot_id(a.bots),
-        a.games,
-        a.finalists,
-        a.final_games.unwrap_or(5 * a.games),
-        a.seed
-    );
-    println!("{:<60} {:>8} {:>10} {:>10} {:>8} {:>6}", "setup", "deck", "civilians", "werewolves", "hamster", "draw");
-    for r in best.iter().take(a.top) {
-        let s = &r.summary;
-        println!(
-            "{:<60} {:>8} {:>10} {:>10} {:>8} {:>6}",
-            r.roster.to_string(),
-            r.deck.name,
-            pct(s.civilians.rate),
-            pct(s.werewolves.rate),
-            pct(s.hamster.rate),
-            pct(s.draw.rate)
-        );
+    let final_games = a.final_games.unwrap_or(5 * a.games);
+    match lang {
+        Lang::Ru => {
+            println!("{}, {}, зерно {}.", players_label(n, lang), bots_label(a.bots, lang), a.seed);
+            println!(
+                "Отбор: {} на расклад; {} лучших сыграны ещё раз, по {}.",
+                games_label(a.games, lang),
+                a.finalists,
+                games_label(final_games, lang)
+            );
+        }
+        Lang::English => {
+            println!("{}, {}, seed {}.", players_label(n, lang), bots_label(a.bots, lang), a.seed);
+            println!(
+                "Screening: {} per setup; the best {} played again, {} each.",
+                games_label(a.games, lang),
+                a.finalists,
+                games_label(final_games, lang)
+            );
+        }
+    }
+    for (i, r) in best.iter().take(a.top).enumerate() {
+        println!();
+        println!("{}", new_args(&format!("{}. ", i + 1), &r.roster, &r.deck));
+        println!("   {}", rates_line(r, lang));
+        println!("   {}", verdict(&r.summary, lang));
     }
     Ok(())
 }
