@@ -184,7 +184,13 @@ impl Today {
     }
 
     pub(crate) fn reject(&mut self, order: &Order, reason: Refusal) {
-        self.record.rejected.push(Rejected { by: order.by, act: order.command.act(), at: order.at, reason });
+        self.record.rejected.push(Rejected {
+            by: order.by,
+            act: order.command.act(),
+            at: order.at,
+            reason,
+            command: Some(order.command.clone()),
+        });
     }
 }
 

@@ -22,16 +22,21 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use std::collections::HashMap;
+
 use crate::act::Act;
-use crate::error::GameFileError;
+use crate::error::{GameFileError, Place, UnknownWord, What};
 use crate::event::Event;
 use crate::item::Item;
-use crate::name::fold_name;
+use crate::lang::Lang;
+use crate::locate::Lines;
+use crate::name::nearest;
 use crate::order::{Actor, Clock, Command, Order, Targets};
 use crate::player::PlayerId;
 use crate::role::Role;
 use crate::ru::Speech;
 use crate::rules::{Rules, TieRule};
+use crate::skeleton::{clean_line, clean_name, skeleton, NameProblem};
 
 /// The largest game the engine accepts.
 pub const MAX_PLAYERS: usize = 500;
@@ -40,6 +45,7 @@ pub const MAX_DAYS: usize = 1000;
 
 /// A game file as written: names and ids as text, nothing checked yet.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -59,6 +65,7 @@ pub struct GameFile {
 
 /// The `[rules]` table.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RulesEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tie: Option<String>,
@@ -74,6 +81,7 @@ pub struct RulesEntry {
 
 /// One `[[players]]` entry.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlayerEntry {
     pub name: String,
     pub role: String,
@@ -107,6 +115,7 @@ impl OneOrMany {
 
 /// One `[[days]]` entry.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DayEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
@@ -122,6 +131,7 @@ pub struct DayEntry {
 
 /// One order as written.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OrderEntry {
     pub by: String,
     pub act: String,
@@ -162,21 +172,28 @@ fn shorten(s: &str) -> String {
 }
 
 impl GameFile {
-    /// Reads a TOML game file.
+    /// Reads a TOML game file. An unknown key anywhere is an error that names its line
+    /// and the nearest known key.
     pub fn from_toml(text: &str) -> Result<GameFile, GameFileError> {
-        toml::from_str(text)
-            .map_err(|e| GameFileError::Syntax(format!("not a valid TOML game file: {}", shorten(&e.to_string()))))
+        toml::from_str(text).map_err(|e| {
+            let line = e.span().map(|s| crate::locate::line_of(&crate::locate::line_starts(text), s.start));
+            crate::locate::reader_error(&shorten(e.message()), line, "TOML")
+        })
     }
 
     /// Reads a JSON game file.
     pub fn from_json(text: &str) -> Result<GameFile, GameFileError> {
-        serde_json::from_str(text)
-            .map_err(|e| GameFileError::Syntax(format!("not a valid JSON game file: {}", shorten(&e.to_string()))))
+        serde_json::from_str(text).map_err(|e| {
+            let line = (e.line() > 0).then_some(e.line());
+            let msg = e.to_string();
+            let msg = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(m, _)| m);
+            crate::locate::reader_error(&shorten(msg), line, "JSON")
+        })
     }
 
     /// Reads either form: JSON when the text starts with `{`, TOML otherwise.
     pub fn parse(text: &str) -> Result<GameFile, GameFileError> {
-        if text.trim_start().starts_with('{') {
+        if is_json(text) {
             Self::from_json(text)
         } else {
             Self::from_toml(text)
@@ -185,18 +202,30 @@ impl GameFile {
 
     /// Reads bytes (checking they are UTF-8) in either form.
     pub fn parse_bytes(bytes: &[u8]) -> Result<GameFile, GameFileError> {
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
-            GameFileError::Syntax(format!("the file is not UTF-8 text (line {line}, byte {})", e.valid_up_to()))
-        })?;
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        Self::parse(text)
+        Self::parse(text_of(bytes)?)
     }
 
     /// Writes the file as TOML.
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a game file always serialises to TOML")
     }
+}
+
+fn is_json(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// The text of a file's bytes: UTF-8, without a byte order mark.
+fn text_of(bytes: &[u8]) -> Result<&str, GameFileError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        GameFileError::new(
+            Some(line),
+            format!("строка {line}: файл не в кодировке UTF-8 (байт {})", e.valid_up_to()),
+            format!("line {line}: the file is not UTF-8 text (byte {})", e.valid_up_to()),
+        )
+    })?;
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
 }
 
 /// A player's seat in a checked game.
@@ -244,10 +273,10 @@ impl Setup {
         (0..rounds).flat_map(|_| Item::ALL.iter().copied()).collect()
     }
 
-    /// Finds a player by name (case-insensitive, `ё` = `е`).
+    /// Finds a player by name: names that look alike are one name ([`skeleton`]: case,
+    /// `ё` = `е`, a Latin «a» for the Cyrillic one, invisible characters, spaces).
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        let f = fold_name(name);
-        self.seats.iter().position(|s| fold_name(&s.name) == f).map(|i| PlayerId(i as u16))
+        Names::of(self).find(name)
     }
 
     /// Checks one order as written (names, act, fields) against this setup's players,
@@ -262,12 +291,46 @@ impl Setup {
     /// assert!(matches!(order.command, Command::Check(_)));
     /// ```
     pub fn order(&self, entry: &OrderEntry) -> Result<Order, GameFileError> {
-        check_order(self, &format!("order ({})", describe(entry)), entry)
+        let place = Place::new(None, What::Sent(describe(entry)));
+        check_order(&Names::of(self), &place, entry)
     }
 
     /// Checks day `n`'s entry (its fixed draws and orders) against this setup.
     pub fn plan(&self, n: u32, entry: &DayEntry) -> Result<DayPlan, GameFileError> {
-        check_day(self, n, entry)
+        check_day(&Names::of(self), &Lines::default(), n, entry)
+    }
+}
+
+/// The players' names by their skeletons, for finding the player an order names.
+struct Names<'a> {
+    setup: &'a Setup,
+    keys: HashMap<String, PlayerId>,
+}
+
+impl<'a> Names<'a> {
+    fn of(setup: &'a Setup) -> Names<'a> {
+        let keys = setup.seats.iter().enumerate().map(|(i, s)| (skeleton(&s.name), PlayerId(i as u16))).collect();
+        Names { setup, keys }
+    }
+
+    fn find(&self, name: &str) -> Option<PlayerId> {
+        self.keys.get(&skeleton(name)).copied()
+    }
+
+    /// The player `field` names, or an error that suggests the nearest name.
+    fn player(&self, place: &Place, field: &str, name: &str) -> Result<PlayerId, GameFileError> {
+        self.find(name).ok_or_else(|| {
+            let near = nearest(name, self.setup.seats.iter().map(|s| s.name.as_str()));
+            let (h_ru, h_en) = match &near {
+                Some(n) => (format!(" — может быть, «{n}»?"), format!(" — did you mean \"{n}\"?")),
+                None => (String::new(), String::new()),
+            };
+            GameFileError::at(
+                place,
+                format!("{field} называет «{name}», а такого игрока в игре нет{h_ru}"),
+                format!("{field} names \"{name}\", who is not a player of this game{h_en}"),
+            )
+        })
     }
 }
 
@@ -317,46 +380,108 @@ fn parse_at(v: &Value) -> Option<Clock> {
     }
 }
 
+/// A word of the rules' vocabulary, or the error at `place`.
+fn word<T: std::str::FromStr<Err = UnknownWord>>(place: &Place, s: &str) -> Result<T, GameFileError> {
+    s.parse().map_err(|e: UnknownWord| GameFileError::at(place, e.text(Lang::Ru), e.text(Lang::English)))
+}
+
+fn slot(place: &Place, s: &str) -> Result<Option<Item>, GameFileError> {
+    Item::parse_slot(s).map_err(|e| GameFileError::at(place, e.text(Lang::Ru), e.text(Lang::English)))
+}
+
 impl Game {
-    /// Checks a game file once, turning names into players and words into ids.
+    /// Checks a game file once, turning names into players and words into ids. Errors
+    /// name the place (player, day, order) but no line: see [`Game::parse`].
     pub fn from_file(file: &GameFile) -> Result<Game, GameFileError> {
+        Game::check(file, &Lines::default())
+    }
+
+    /// Parses and checks a game file's text in one go; every error names its line.
+    pub fn parse(text: &str) -> Result<Game, GameFileError> {
+        let file = GameFile::parse(text)?;
+        let lines = if is_json(text) { Lines::of_json(text) } else { Lines::of_toml(text) };
+        Game::check(&file, &lines)
+    }
+
+    /// [`Game::parse`] of a file's bytes (UTF-8 checked), with the lines of the text for
+    /// the messages of what comes later (a resolution's errors, refused orders).
+    pub fn parse_bytes(bytes: &[u8]) -> Result<(Game, Lines), GameFileError> {
+        let text = text_of(bytes)?;
+        let file = GameFile::parse(text)?;
+        let lines = if is_json(text) { Lines::of_json(text) } else { Lines::of_toml(text) };
+        Ok((Game::check(&file, &lines)?, lines))
+    }
+
+    fn check(file: &GameFile, lines: &Lines) -> Result<Game, GameFileError> {
+        let whole = Place::new(None, What::File);
         if file.players.is_empty() {
-            return Err(GameFileError::Whole("the game file has no [[players]]".into()));
+            return Err(GameFileError::at(
+                &whole,
+                "нет ни одного игрока [[players]]",
+                "the game file has no [[players]]",
+            ));
         }
         if file.players.len() > MAX_PLAYERS {
-            return Err(GameFileError::Whole(format!(
-                "{} players: at most {MAX_PLAYERS} are supported",
-                file.players.len()
-            )));
+            let n = file.players.len();
+            return Err(GameFileError::at(
+                &whole,
+                format!("{n} игроков, а можно не больше {MAX_PLAYERS}"),
+                format!("{n} players: at most {MAX_PLAYERS} are supported"),
+            ));
         }
         if file.days.len() > MAX_DAYS {
-            return Err(GameFileError::Whole(format!("{} days: at most {MAX_DAYS} are supported", file.days.len())));
+            let n = file.days.len();
+            return Err(GameFileError::at(
+                &whole,
+                format!("{n} дней, а можно не больше {MAX_DAYS}"),
+                format!("{n} days: at most {MAX_DAYS} are supported"),
+            ));
         }
         let mut seats = Vec::with_capacity(file.players.len());
-        let mut seen = std::collections::HashMap::new();
+        let mut seen: HashMap<String, (usize, String)> = HashMap::new();
         for (i, p) in file.players.iter().enumerate() {
-            let place = format!("player {} (\"{}\")", i + 1, p.name);
-            let name = p.name.trim().to_string();
-            if name.is_empty() {
-                return Err(GameFileError::at(format!("player {}", i + 1), "the name is empty"));
-            }
+            let key = |k: &str| lines.get(&format!("players.{i}.{k}"));
+            let place = Place::new(key("name"), What::Player(i + 1, clean_line(&p.name)));
+            let name = clean_name(&p.name).map_err(|e| {
+                let en = match e {
+                    NameProblem::Empty => "the name is empty".to_string(),
+                    NameProblem::TooLong { max, len } => format!("the name is longer than {max} characters ({len})"),
+                    NameProblem::NoLetters => "the name has no letter or digit".to_string(),
+                };
+                GameFileError::at(&place, e.to_string(), en)
+            })?;
+            let sk = skeleton(&name);
             if is_host_name(&name) {
                 return Err(GameFileError::at(
-                    place,
+                    &place,
+                    format!("имя «{name}» занято приказами ведущего (host, ведущий, автор)"),
                     format!("\"{name}\" is reserved for the host's orders (host, ведущий, автор)"),
                 ));
             }
-            if let Some(j) = seen.insert(fold_name(&name), i) {
+            if let Some((j, other)) = seen.get(&sk) {
+                let at_ru =
+                    lines.get(&format!("players.{j}.name")).map(|l| format!(", строка {l}")).unwrap_or_default();
+                let at_en = lines.get(&format!("players.{j}.name")).map(|l| format!(", line {l}")).unwrap_or_default();
+                let (d_ru, d_en) = look_alike(&file.players[*j].name, &p.name);
                 return Err(GameFileError::at(
-                    place,
-                    format!("duplicate player name: player {} has the same name", j + 1),
+                    &place,
+                    format!(
+                        "имя «{name}» не отличить от имени игрока {} («{other}»{at_ru}): {d_ru}; похожие буквы, \
+                         регистр, ё/е, невидимые символы и пробелы не делают имя другим",
+                        j + 1
+                    ),
+                    format!(
+                        "the name \"{name}\" cannot be told from player {}'s (\"{other}\"{at_en}): {d_en}; look-alike \
+                         letters, case, ё/е, invisible characters and spaces do not make another name",
+                        j + 1
+                    ),
                 ));
             }
-            let role: Role =
-                p.role.parse().map_err(|e: crate::error::UnknownWord| GameFileError::at(&place, e.to_string()))?;
+            seen.insert(sk, (i, name.clone()));
+            let role: Role = word(&Place { line: key("role"), ..place.clone() }, &p.role)?;
             let item = match &p.item {
                 None => None,
-                Some(s) => Some(Item::parse_slot(s).map_err(|e| GameFileError::at(&place, e.to_string()))?),
+                Some(s) => Some(slot(&Place { line: key("item"), ..place.clone() }, s)?),
             };
             let speech = Speech::resolve(&name, p.gender.as_deref(), p.forms.as_deref())
                 .map_err(|e| GameFileError::at(&place, e.to_string()))?;
@@ -364,9 +489,14 @@ impl Game {
         }
         let mut rules = Rules::default();
         if let Some(r) = &file.rules {
+            let at = |k: &str| Place::new(lines.get(&format!("rules.{k}")), What::Key(format!("[rules] {k}")));
             if let Some(t) = &r.tie {
                 rules.tie = TieRule::parse(t).ok_or_else(|| {
-                    GameFileError::at("[rules] tie", format!("\"{t}\" is not one of random, none, all"))
+                    GameFileError::at(
+                        &at("tie"),
+                        format!("«{t}» — не одно из random, none, all"),
+                        format!("\"{t}\" is not one of random, none, all"),
+                    )
                 })?;
             }
             if let Some(p) = r.parity {
@@ -374,7 +504,7 @@ impl Game {
             }
             if let Some(m) = r.max_days {
                 if m == 0 {
-                    return Err(GameFileError::at("[rules] max_days", "must be at least 1"));
+                    return Err(GameFileError::at(&at("max_days"), "должно быть не меньше 1", "must be at least 1"));
                 }
                 rules.max_days = m;
             }
@@ -383,12 +513,12 @@ impl Game {
             }
             if let Some(ev) = &r.events {
                 for (k, w) in ev {
-                    let e: Event = k
-                        .parse()
-                        .map_err(|e: crate::error::UnknownWord| GameFileError::at("[rules] events", e.to_string()))?;
+                    let place = Place::new(lines.get(&format!("rules.events.{k}")), What::Key("[rules] events".into()));
+                    let e: Event = word(&place, k)?;
                     if !w.is_finite() || *w < 0.0 {
                         return Err(GameFileError::at(
-                            "[rules] events",
+                            &place,
+                            format!("вес события {k} должен быть числом ≥ 0, а не {w}"),
                             format!("the weight of {k} must be a number ≥ 0, not {w}"),
                         ));
                     }
@@ -397,8 +527,9 @@ impl Game {
                 let total: f64 = rules.event_weights.iter().sum();
                 if !total.is_finite() {
                     return Err(GameFileError::at(
-                        "[rules] events",
-                        "the weights are too large: their sum must be a finite number".to_string(),
+                        &at("events"),
+                        "веса слишком велики: их сумма должна быть конечным числом",
+                        "the weights are too large: their sum must be a finite number",
                     ));
                 }
             }
@@ -408,10 +539,11 @@ impl Game {
             Some(d) => {
                 let (mut out, mut blanks) = (Vec::new(), 0);
                 for (i, s) in d.iter().enumerate() {
-                    match Item::parse_slot(s) {
-                        Ok(Some(it)) => out.push(it),
-                        Ok(None) => blanks += 1,
-                        Err(e) => return Err(GameFileError::at(format!("deck entry {}", i + 1), e.to_string())),
+                    let place =
+                        Place::new(lines.get(&format!("deck.{i}")), What::Key(format!("deck, карта {}", i + 1)));
+                    match slot(&place, s)? {
+                        Some(it) => out.push(it),
+                        None => blanks += 1,
                     }
                 }
                 (out, blanks)
@@ -426,105 +558,146 @@ impl Game {
             blanks,
             shuffle: file.shuffle.unwrap_or(false),
         };
+        let names = Names::of(&setup);
         let mut days = Vec::with_capacity(file.days.len());
         for (d, day) in file.days.iter().enumerate() {
-            days.push(check_day(&setup, d as u32 + 1, day)?);
+            days.push(check_day(&names, lines, d as u32 + 1, day)?);
         }
         Ok(Game { setup, days })
     }
+}
 
-    /// Parses and checks a game file's text in one go.
-    pub fn parse(text: &str) -> Result<Game, GameFileError> {
-        Game::from_file(&GameFile::parse(text)?)
+/// What tells two names with one skeleton apart, for the error message: the first
+/// character that differs (a Latin letter, an invisible character …).
+fn look_alike(a: &str, b: &str) -> (String, String) {
+    let describe = |c: char| -> (String, String) {
+        let code = format!("U+{:04X}", c as u32);
+        if c.is_ascii_alphabetic() {
+            (format!("латинская буква «{c}» ({code})"), format!("the Latin letter \"{c}\" ({code})"))
+        } else if c.is_whitespace() {
+            (format!("лишний пробел ({code})"), format!("an extra space ({code})"))
+        } else if c.is_alphanumeric() {
+            (format!("буква «{c}» ({code})"), format!("the letter \"{c}\" ({code})"))
+        } else {
+            (format!("невидимый или составной символ {code}"), format!("the invisible or combining character {code}"))
+        }
+    };
+    let (x, y): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let k = x.iter().zip(&y).take_while(|(p, q)| p == q).count();
+    // The odd one of the two characters where the names part: an invisible or Latin one.
+    let odd = |c: char| !c.is_alphanumeric() || c.is_ascii_alphabetic();
+    let second = |c: char| {
+        let (ru, en) = describe(c);
+        (format!("во втором имени {ru}"), format!("the second name has {en}"))
+    };
+    let first = |c: char| {
+        let (ru, en) = describe(c);
+        (format!("в первом имени {ru}"), format!("the first name has {en}"))
+    };
+    match (x.get(k), y.get(k)) {
+        (Some(&c), Some(&d)) if odd(c) && !odd(d) => first(c),
+        (_, Some(&d)) => second(d),
+        (Some(&c), None) => first(c),
+        (None, None) => ("имена записаны одинаково".into(), "the names are written alike".into()),
     }
 }
 
 /// Whether `by` names the host: `host`, `ведущий` or `автор` (RULES.md §7); no player
-/// may take one of these names.
+/// may take one of these names (nor one that looks like them).
 fn is_host_name(name: &str) -> bool {
-    matches!(fold_name(name).as_str(), "host" | "ведущий" | "автор")
+    let s = skeleton(name);
+    ["host", "ведущий", "автор"].iter().any(|h| skeleton(h) == s)
 }
 
-fn player(setup: &Setup, place: &str, field: &str, name: &str) -> Result<PlayerId, GameFileError> {
-    setup
-        .find(name)
-        .ok_or_else(|| GameFileError::at(place, format!("{field} names \"{name}\", who is not a player of this game")))
-}
-
-fn check_day(setup: &Setup, n: u32, day: &DayEntry) -> Result<DayPlan, GameFileError> {
-    let place = format!("day {n}");
+fn check_day(names: &Names, lines: &Lines, n: u32, day: &DayEntry) -> Result<DayPlan, GameFileError> {
+    let at = |k: &str| Place::new(lines.day_key(n, k), What::Day(n));
     let event = match &day.event {
         None => None,
         Some(s) if matches!(crate::name::fold_id(s).as_str(), "none" | "нет" | "") => Some(None),
-        Some(s) => Some(Some(s.parse::<Event>().map_err(|e| GameFileError::at(&place, e.to_string()))?)),
+        Some(s) => Some(Some(word::<Event>(&at("event"), s)?)),
     };
-    let chosen = day.chosen.as_deref().map(|c| player(setup, &place, "`chosen`", c)).transpose()?;
+    let chosen = day.chosen.as_deref().map(|c| names.player(&at("chosen"), "`chosen`", c)).transpose()?;
     let tie_breaks = match &day.tie_break {
         None => vec![],
-        Some(t) => t.names().into_iter().map(|c| player(setup, &place, "`tie_break`", c)).collect::<Result<_, _>>()?,
+        Some(t) => {
+            t.names().into_iter().map(|c| names.player(&at("tie_break"), "`tie_break`", c)).collect::<Result<_, _>>()?
+        }
     };
     let deal = match &day.deal {
         None => None,
         Some(m) => {
             let mut v = Vec::new();
             for (name, item) in m {
-                let p = player(setup, &place, "`deal`", name)?;
-                let it = Item::parse_slot(item)
-                    .map_err(|e| GameFileError::at(format!("{place}, deal for \"{name}\""), e.to_string()))?;
-                v.push((p, it));
+                let place = Place::new(lines.get(&format!("days.{}.deal.{name}", n - 1)), What::Day(n));
+                let p = names.player(&place, "`deal`", name)?;
+                v.push((p, slot(&place, item)?));
             }
             Some(v)
         }
     };
     let mut orders = Vec::with_capacity(day.orders.len());
     for (i, o) in day.orders.iter().enumerate() {
-        let oplace = format!("day {n}, order {} ({})", i + 1, describe(o));
-        orders.push(check_order(setup, &oplace, o)?);
+        let place = Place::new(lines.order(n, i), What::Order(n, i + 1, describe(o)));
+        orders.push(check_order(names, &place, o)?);
     }
     Ok(DayPlan { event, chosen, tie_breaks, deal, orders })
 }
 
-fn check_order(setup: &Setup, place: &str, o: &OrderEntry) -> Result<Order, GameFileError> {
-    let act: Act = o.act.parse().map_err(|e: crate::error::UnknownWord| GameFileError::at(place, e.to_string()))?;
-    let by = if is_host_name(&o.by) { Actor::Host } else { Actor::Player(player(setup, place, "`by`", &o.by)?) };
+fn check_order(names: &Names, place: &Place, o: &OrderEntry) -> Result<Order, GameFileError> {
+    let act: Act = word(place, &o.act)?;
+    let by = if is_host_name(&o.by) { Actor::Host } else { Actor::Player(names.player(place, "`by`", &o.by)?) };
     let at = match &o.at {
         None => Clock::NOON,
-        Some(v) => parse_at(v).ok_or_else(|| GameFileError::at(place, format!("`at` = {v} is not a time HH:MM")))?,
+        Some(v) => parse_at(v).ok_or_else(|| {
+            GameFileError::at(place, format!("`at` = {v} — не время ЧЧ:ММ"), format!("`at` = {v} is not a time HH:MM"))
+        })?,
+    };
+    let id = act.id();
+    let needs = |field: &str| {
+        GameFileError::at(place, format!("для `{id}` нужен ключ `{field}`"), format!("`{id}` needs `{field}`"))
     };
     let one = |field: &str, v: &Option<String>| -> Result<PlayerId, GameFileError> {
         match v {
-            Some(name) => player(setup, place, &format!("`{field}`"), name),
-            None => Err(GameFileError::at(place, format!("`{}` needs `{field}`", act.id()))),
+            Some(name) => names.player(place, &format!("`{field}`"), name),
+            None => Err(needs(field)),
         }
     };
     let targets = |min: usize| -> Result<Targets, GameFileError> {
-        let names: Vec<&String> = match (&o.target, &o.targets) {
+        let list: Vec<&String> = match (&o.target, &o.targets) {
             (Some(t), None) => vec![t],
             (None, Some(ts)) => ts.iter().collect(),
-            (Some(_), Some(_)) => return Err(GameFileError::at(place, "give either `target` or `targets`, not both")),
+            (Some(_), Some(_)) => {
+                return Err(GameFileError::at(
+                    place,
+                    "нужен либо `target`, либо `targets`, но не оба",
+                    "give either `target` or `targets`, not both",
+                ))
+            }
             (None, None) => {
-                return Err(GameFileError::at(place, format!("`{}` needs `target` or `targets`", act.id())))
+                return Err(GameFileError::at(
+                    place,
+                    format!("для `{id}` нужен `target` или `targets`"),
+                    format!("`{id}` needs `target` or `targets`"),
+                ))
             }
         };
-        if names.len() < min || names.len() > 2 || names.is_empty() {
+        if list.len() < min || list.len() > 2 || list.is_empty() {
+            let k = list.len();
             return Err(GameFileError::at(
                 place,
-                format!(
-                    "`{}` takes {} names, not {}",
-                    act.id(),
-                    if min == 2 { "exactly 2" } else { "1 or 2" },
-                    names.len()
-                ),
+                format!("`{id}` называет {} {}, а не {k}", if min == 2 { "ровно 2" } else { "1 или 2" }, "имени"),
+                format!("`{id}` takes {} names, not {k}", if min == 2 { "exactly 2" } else { "1 or 2" }),
             ));
         }
-        let a = player(setup, place, "`targets`", names[0])?;
-        let b = names.get(1).map(|n| player(setup, place, "`targets`", n)).transpose()?;
+        let field = if o.target.is_some() { "`target`" } else { "`targets`" };
+        let a = names.player(place, field, list[0])?;
+        let b = list.get(1).map(|n| names.player(place, field, n)).transpose()?;
         Ok(Targets { first: a, second: b })
     };
     let item = |v: &Option<String>| -> Result<Option<Item>, GameFileError> {
         match v {
             None => Ok(None),
-            Some(s) => s.parse::<Item>().map(Some).map_err(|e| GameFileError::at(place, e.to_string())),
+            Some(s) => word::<Item>(place, s).map(Some),
         }
     };
     let command = match act {
@@ -547,9 +720,9 @@ fn check_order(setup: &Setup, place: &str, o: &OrderEntry) -> Result<Order, Game
         Act::Exchange => Command::Exchange(one("target", &o.target)?),
         Act::Light => Command::Light,
         Act::Pair => Command::Pair(one("target", &o.target)?),
-        Act::Ask => match &o.text {
-            Some(t) if !t.trim().is_empty() => Command::Ask(t.trim().to_string()),
-            _ => return Err(GameFileError::at(place, "`ask` needs the question in `text`")),
+        Act::Ask => match o.text.as_deref().map(clean_line) {
+            Some(t) if !t.is_empty() => Command::Ask(t),
+            _ => return Err(needs("text")),
         },
         Act::Answer => {
             let yes = match &o.answer {
@@ -557,14 +730,24 @@ fn check_order(setup: &Setup, place: &str, o: &OrderEntry) -> Result<Order, Game
                 Some(Value::String(s)) => match crate::name::fold_id(s).as_str() {
                     "yes" | "да" | "true" => true,
                     "no" | "нет" | "false" => false,
-                    _ => return Err(GameFileError::at(place, format!("`answer` must be yes or no, not \"{s}\""))),
+                    _ => {
+                        return Err(GameFileError::at(
+                            place,
+                            format!("`answer` — это yes или no (да или нет), а не «{s}»"),
+                            format!("`answer` must be yes or no, not \"{s}\""),
+                        ))
+                    }
                 },
-                _ => return Err(GameFileError::at(place, "`answer` needs `answer` = \"yes\" or \"no\"")),
+                _ => return Err(needs("answer")),
             };
             Command::Answer(yes)
         }
-        Act::Penalty => Command::Penalty { target: one("target", &o.target)?, reason: o.reason.clone() },
-        Act::Remove => Command::Remove { target: one("target", &o.target)?, reason: o.reason.clone() },
+        Act::Penalty => {
+            Command::Penalty { target: one("target", &o.target)?, reason: o.reason.as_deref().map(clean_line) }
+        }
+        Act::Remove => {
+            Command::Remove { target: one("target", &o.target)?, reason: o.reason.as_deref().map(clean_line) }
+        }
     };
     Ok(Order { by, at, command })
 }
@@ -582,7 +765,7 @@ mod tests {
     #[test]
     fn unknown_role_names_the_player() {
         let e = Game::parse("[[players]]\nname = \"Аня\"\nrole = \"дракон\"\n").unwrap_err().to_string();
-        assert!(e.contains("player 1") && e.contains("дракон"), "{e}");
+        assert!(e.contains("строка 3, игрок 1") && e.contains("неизвестная роль «дракон»"), "{e}");
     }
 
     #[test]
@@ -592,7 +775,7 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("duplicate"), "{e}");
+        assert!(e.contains("не отличить от имени игрока 1"), "{e}");
     }
 
     #[test]
@@ -601,7 +784,7 @@ mod tests {
             Game::parse(&two_players("[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"Жора\" }]\n"))
                 .unwrap_err()
                 .to_string();
-        assert!(e.contains("day 1, order 1") && e.contains("Жора"), "{e}");
+        assert!(e.contains("строка 8, день 1, приказ 1") && e.contains("«Жора», а такого игрока в игре нет"), "{e}");
     }
 
     #[test]
@@ -616,7 +799,8 @@ mod tests {
     #[test]
     fn truncated_toml_is_a_syntax_error() {
         let e = Game::parse("[[players]]\nname = \"Аня").unwrap_err();
-        assert!(matches!(e, GameFileError::Syntax(_)));
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.to_string().starts_with("строка 2: это не файл игры в формате TOML"), "{e}");
     }
 
     #[test]
@@ -682,7 +866,7 @@ mod tests {
     fn the_host_names_are_reserved() {
         for name in ["host", "Ведущий", "АВТОР"] {
             let e = Game::parse(&format!("[[players]]\nname = \"{name}\"\nrole = \"seer\"\n")).unwrap_err().to_string();
-            assert!(e.contains("reserved"), "{e}");
+            assert!(e.contains("занято приказами ведущего"), "{e}");
         }
     }
 
@@ -690,6 +874,154 @@ mod tests {
     fn event_weights_that_overflow_together_are_an_error() {
         let e =
             Game::parse(&two_players("[rules]\nevents = { fear = 1e308, rage = 1e308 }\n")).unwrap_err().to_string();
-        assert!(e.contains("too large"), "{e}");
+        assert!(e.contains("веса слишком велики"), "{e}");
+    }
+
+    fn err(text: &str) -> GameFileError {
+        Game::parse(text).unwrap_err()
+    }
+
+    /// Unknown keys in every table are refused with their line and the nearest key.
+    #[test]
+    fn unknown_keys_are_refused_with_the_line_and_the_nearest_key() {
+        let e = err(&two_players("[[days]]\ntie_brake = \"Аня\"\n"));
+        assert_eq!(e.to_string(), "неизвестный ключ `tie_brake` (строка 8) — может быть, `tie_break`?");
+        assert_eq!(e.text(Lang::English), "unknown key `tie_brake` (line 8) — did you mean `tie_break`?");
+        let e = err(&two_players("[[days]]\nevnt = \"fear\"\n"));
+        assert_eq!(e.to_string(), "неизвестный ключ `evnt` (строка 8) — может быть, `event`?");
+        let e = err(&format!("titel = \"x\"\n{}", two_players("")));
+        assert!(e.to_string().starts_with("неизвестный ключ `titel` (строка 1) — может быть, `title`?"), "{e}");
+        let e = err(&two_players("[rules]\nparty = true\n"));
+        assert!(e.to_string().contains("`party` (строка 8) — может быть, `parity`?"), "{e}");
+        let e = err("[[players]]\nname = \"Аня\"\nrole = \"seer\"\nitme = \"trap\"\n");
+        assert!(e.to_string().contains("`itme` (строка 4) — может быть, `item`?"), "{e}");
+        let e = err(&two_players("[[days]]\norders = [\n  { by = \"Аня\", act = \"check\", taget = \"Боря\" },\n]\n"));
+        assert!(e.to_string().contains("`taget` (строка 9) — может быть, `target`?"), "{e}");
+        // A day's key at the top level says where it belongs.
+        let e = err(&format!("tie_brake = \"Аня\"\n{}", two_players("")));
+        assert!(e.to_string().contains("может быть, `tie_break`? Это ключ таблицы [[days]]"), "{e}");
+        // JSON too, with its line.
+        let e = err("{\n\"players\": [{\"name\": \"Аня\", \"role\": \"seer\",\n \"itme\": \"trap\"}]}");
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.to_string().contains("`itme` (строка 3) — может быть, `item`?"), "{e}");
+    }
+
+    /// A lost `[[days]]` header: the day's keys land in the last player's entry (or at the
+    /// top level) — an error naming the line, never a shifted game.
+    #[test]
+    fn a_lost_days_header_is_an_error_naming_the_line() {
+        let e = err(&two_players("event = \"fear\"\norders = [{ by = \"Аня\", act = \"vote\", target = \"Боря\" }]\n"));
+        assert_eq!(e.line, Some(7), "{e}");
+        assert!(e.to_string().starts_with("ключ дня `event` (строка 7) стоит в записи игрока [[players]]"), "{e}");
+        assert!(e.to_string().contains("пропущен заголовок [[days]]"), "{e}");
+        let e = err(&two_players("orders = [{ by = \"Аня\", act = \"vote\", target = \"Боря\" }]\n"));
+        assert!(e.to_string().starts_with("ключ дня `orders` (строка 7)"), "{e}");
+        // Between two days: the second day's keys repeat the first day's.
+        let e = err(&two_players(
+            "[[days]]\norders = [{ by = \"Аня\", act = \"vote\", target = \"Боря\" }]\norders = [{ by = \"Боря\", act = \"vote\", target = \"Аня\" }]\n",
+        ));
+        assert!(
+            e.to_string().contains("ключ `orders` повторяется — похоже, между двумя днями пропущен заголовок [[days]]"),
+            "{e}"
+        );
+        assert_eq!(e.line, Some(9), "{e}");
+    }
+
+    /// Look-alike names are one name: two seats whose skeletons agree are refused, naming
+    /// both lines and what differs.
+    #[test]
+    fn look_alike_player_names_are_refused_naming_both_lines() {
+        for (twin, what) in [
+            ("Никитa", "латинская буква «a»"),
+            ("Ники\u{200B}та", "U+200B"),
+            ("Никита\u{0301}", "U+0301"),
+            ("НИКИТА", "буква «И»"),
+        ] {
+            let text = format!(
+                "[[players]]\nname = \"Никита\"\nrole = \"seer\"\n[[players]]\nname = \"{twin}\"\nrole = \"werewolf\"\n"
+            );
+            let e = err(&text).to_string();
+            assert!(e.starts_with("строка 5, игрок 2"), "{twin}: {e}");
+            assert!(
+                e.contains("не отличить от имени игрока 1 («Никита», строка 2)") && e.contains(what),
+                "{twin}: {e}"
+            );
+        }
+        let e = err("[[players]]\nname = \"Анна Мария\"\nrole = \"seer\"\n[[players]]\nname = \"Анна  Мария\"\nrole = \"werewolf\"\n");
+        assert!(e.to_string().contains("лишний пробел"), "{e}");
+        // NFD (е + combining breve) is the same name as NFC «й».
+        let e = err("[[players]]\nname = \"Йоко\"\nrole = \"seer\"\n[[players]]\nname = \"И\u{0306}око\"\nrole = \"werewolf\"\n");
+        assert!(e.to_string().contains("не отличить"), "{e}");
+    }
+
+    /// An order naming a look-alike of a player is that player; an unknown name suggests
+    /// the nearest one.
+    #[test]
+    fn orders_find_look_alikes_and_suggest_the_nearest_player() {
+        let g =
+            Game::parse(&two_players("[[days]]\norders = [{ by = \"Aня\", act = \"check\", target = \"боря\" }]\n"))
+                .unwrap();
+        assert_eq!(g.days[0].orders[0].by, Actor::Player(PlayerId(0)));
+        let e = err(&two_players("[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"Борян\" }]\n"));
+        assert!(
+            e.to_string().ends_with("`target` называет «Борян», а такого игрока в игре нет — может быть, «Боря»?"),
+            "{e}"
+        );
+        assert!(e.text(Lang::English).ends_with("did you mean \"Боря\"?"), "{e:?}");
+    }
+
+    /// The feminine and inflected forms hosts write are the roles; an unknown one
+    /// suggests the nearest word.
+    #[test]
+    fn feminine_and_inflected_role_names() {
+        for (word, role) in [
+            ("Ясновидящая", Role::Seer),
+            ("оборотня", Role::Werewolf),
+            ("Оборотней", Role::Werewolf),
+            ("Неприкасаемая", Role::Untouchable),
+            ("колдун", Role::Witch),
+            ("медбрат", Role::Nurse),
+            ("лунатичка", Role::Sleepwalker),
+        ] {
+            assert_eq!(word.parse::<Role>(), Ok(role), "{word}");
+        }
+        let e = err("[[players]]\nname = \"Аня\"\nrole = \"Ясновидяшая\"\n").to_string();
+        assert!(e.contains("может быть, «Ясновидящая»?"), "{e}");
+    }
+
+    /// Every alias of every vocabulary means one thing: no word is two roles (or two
+    /// items, events, acts).
+    #[test]
+    fn no_alias_is_ambiguous() {
+        fn check<T: Copy + std::fmt::Debug>(all: &[T], names: impl Fn(T) -> &'static [&'static str]) {
+            let mut seen = HashMap::new();
+            for v in all {
+                for n in names(*v) {
+                    if let Some(other) = seen.insert(crate::name::fold_id(n), format!("{v:?}")) {
+                        assert_eq!(other, format!("{v:?}"), "{n} is both");
+                    }
+                }
+            }
+        }
+        check(Role::ALL, Role::names);
+        check(Item::ALL, Item::names);
+        check(Event::ALL, Event::names);
+        check(Act::ALL, Act::names);
+    }
+
+    /// O-TIME-4: an order from 22:00 to 23:59 was sent the evening before the day opens
+    /// its morning; it comes before the morning's orders and is not late.
+    #[test]
+    fn o_time_4_evening_orders_come_first_and_count() {
+        let g = Game::parse(&format!(
+            "{}[[days]]\nevent = \"none\"\norders = [\n  {{ by = \"Аня\", act = \"vote\", target = \"Вика\", at = \"09:00\" }},\n  {{ by = \"Аня\", act = \"vote\", target = \"Боря\", at = \"23:30\" }},\n  {{ by = \"Вика\", act = \"vote\", target = \"Боря\", at = \"22:05\" }},\n]\n",
+            "[[players]]\nname = \"Аня\"\nrole = \"seer\"\nitem = \"none\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\nitem = \"none\"\n[[players]]\nname = \"Вика\"\nrole = \"passenger\"\nitem = \"none\"\n"
+        ))
+        .unwrap();
+        let r = crate::resolve(&g).unwrap();
+        // Аня's 09:00 vote is later than her 23:30 one, so it is the one that counts.
+        assert_eq!(r.days[0].tally.get("Вика"), 1);
+        assert_eq!(r.days[0].tally.get("Боря"), 2);
+        assert!(r.days[0].rejected.is_empty(), "{:?}", r.days[0].rejected);
     }
 }

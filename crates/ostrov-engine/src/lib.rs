@@ -49,6 +49,7 @@ mod event;
 mod gamefile;
 mod item;
 mod lang;
+mod locate;
 mod log;
 mod lynch;
 mod midday;
@@ -85,8 +86,9 @@ pub use gamefile::{
 };
 pub use item::{Held, Item, ItemKind};
 pub use lang::Lang;
+pub use locate::Lines;
 pub use log::LogEntry;
-pub use name::fold_name;
+pub use name::{fold_name, nearest};
 pub use notice::{ItemSource, Notice, NoticeKind};
 pub use order::{Actor, Clock, Command, Order, Targets};
 pub use palms::{palms_violations, BANNED as PALMS_BANNED};

@@ -51,7 +51,13 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
             continue;
         }
         let fail = |today: &mut Today, reason: Refusal| {
-            today.record.rejected.push(Rejected { by: Actor::Player(p), act: Act::Bunker, at: Clock::MIDDAY, reason });
+            today.record.rejected.push(Rejected {
+                by: Actor::Player(p),
+                act: Act::Bunker,
+                at: Clock::MIDDAY,
+                reason,
+                command: None,
+            });
         };
         if st.reserve.is_empty() {
             today.log.add(0, || say::bunker_empty(st.who(p)).to_string());

@@ -16,6 +16,29 @@ pub(crate) fn fold_id(s: &str) -> String {
     fold_name(s).chars().filter(|c| !matches!(c, ' ' | '-' | '_' | '!' | '\u{a0}')).collect()
 }
 
+/// The candidate nearest to `word` by edit distance (a swap of two neighbours is one edit) (case-insensitive, `ё` = `е`), if it
+/// is close enough to be what was meant: at most two edits, and at most a third of the
+/// word. Ties go to the first candidate.
+///
+/// ```
+/// use ostrov_engine::nearest;
+/// assert_eq!(nearest("tie_brake", ["tie", "tie_break", "deal"]), Some("tie_break".to_string()));
+/// assert_eq!(nearest("Лёв", ["Лев", "Маша"]), Some("Лев".to_string()));
+/// assert_eq!(nearest("дракон", ["seer", "nurse"]), None);
+/// ```
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let w = fold_name(word);
+    let len = w.chars().count();
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = strsim::osa_distance(&w, &fold_name(c));
+        if d <= 2 && d * 3 <= len.max(1) && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c.to_string())
+}
+
 /// Declares a vocabulary enum with its canonical id, Russian name and extra aliases.
 macro_rules! vocabulary {
     (
@@ -42,6 +65,11 @@ macro_rules! vocabulary {
             /// The Russian name, as the newspaper prints it.
             pub const fn ru(self) -> &'static str {
                 match self { $( $name::$variant => $ru, )* }
+            }
+
+            /// Every name of this value: the id, the Russian name, the aliases.
+            pub const fn names(self) -> &'static [&'static str] {
+                match self { $( $name::$variant => &[$id, $ru $(, $alias)*], )* }
             }
 
             /// Parses a canonical id or a Russian alias (case-insensitive, `ё` = `е`).
@@ -73,6 +101,7 @@ macro_rules! vocabulary {
                     what: $what,
                     word: s.to_string(),
                     known: $name::ALL.iter().map(|v| v.id()).collect::<Vec<_>>().join(", "),
+                    nearest: $crate::name::nearest(s, $name::ALL.iter().flat_map(|v| v.names().iter().copied())),
                 })
             }
         }

@@ -5,8 +5,32 @@ use crate::item::Item;
 use crate::player::PlayerId;
 
 /// A time of the game day, in minutes after midnight, Moscow time by default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// The game day opens at 22:00 the evening before (RULES.md §7), so a time from 22:00 to
+/// 23:59 is that evening and comes *before* the morning's times: clocks are ordered from
+/// 22:00 to 21:59 (O-TIME-4). An order after 21:00 and before 22:00 is late.
+///
+/// ```
+/// use ostrov_engine::Clock;
+/// let evening = Clock::parse("23:30").unwrap();
+/// assert!(evening < Clock::parse("00:10").unwrap());
+/// assert!(evening < Clock::MIDDAY && evening < Clock::DEADLINE);
+/// assert!(Clock::parse("21:30").unwrap() > Clock::DEADLINE);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Clock(pub u16);
+
+impl Ord for Clock {
+    fn cmp(&self, other: &Clock) -> std::cmp::Ordering {
+        self.since_opening().cmp(&other.since_opening())
+    }
+}
+
+impl PartialOrd for Clock {
+    fn partial_cmp(&self, other: &Clock) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl Clock {
     /// 12:00, the time of an order that gives none.
@@ -31,6 +55,16 @@ impl Clock {
         let h: u16 = h.parse().ok()?;
         let m: u16 = m.parse().ok()?;
         (h < 24 && m < 60).then_some(Clock(h * 60 + m))
+    }
+
+    /// Minutes since the day opened at 22:00 the evening before.
+    pub const fn since_opening(self) -> u16 {
+        (self.0 + 2 * 60) % (24 * 60)
+    }
+
+    /// Whether the time is the evening before the day (22:00–23:59).
+    pub const fn is_evening(self) -> bool {
+        self.0 >= 22 * 60
     }
 
     pub const fn hm(hour: u16, minute: u16) -> Clock {

@@ -233,8 +233,8 @@ impl Match {
 
     /// Finds a player by name (case-insensitive, `ё` = `е`).
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        let f = crate::name::fold_name(name);
-        self.state.players.iter().position(|p| crate::name::fold_name(&p.name) == f).map(|i| PlayerId(i as u16))
+        let f = crate::skeleton::skeleton(name);
+        self.state.players.iter().position(|p| crate::skeleton::skeleton(&p.name) == f).map(|i| PlayerId(i as u16))
     }
 
     pub fn winner(&self) -> Option<Winner> {
@@ -478,25 +478,31 @@ impl Match {
             }
             Some(deal) => {
                 let day = st.day;
-                let bad = |problem: String| ResolveError::BadDeal { day, problem };
+                let bad = |ru: String, en: String| ResolveError::BadDeal { day, ru, en };
                 let mut out = Vec::with_capacity(living.len());
                 let mut pool = gathered.clone();
                 for p in &living {
                     let Some((_, it)) = deal.iter().find(|(q, _)| q == p) else {
-                        return Err(bad(format!("gives nothing to {}, who is alive", st.name(*p))));
+                        return Err(bad(
+                            format!("пропускает живого игрока «{}»", st.name(*p)),
+                            format!("gives nothing to {}, who is alive", st.name(*p)),
+                        ));
                     };
                     // Two items of one kind keep their states in list order.
                     let Some(k) = pool.iter().position(|h| h.map(|h| h.item) == *it) else {
-                        return Err(bad(format!(
-                            "gives {} to {}, but that item was not gathered",
-                            it.map_or("none", |i| i.id()),
-                            st.name(*p)
-                        )));
+                        let what = it.map_or("none", |i| i.id());
+                        return Err(bad(
+                            format!("даёт {what} игроку «{}», но такой вещи не собирали", st.name(*p)),
+                            format!("gives {what} to {}, but that item was not gathered", st.name(*p)),
+                        ));
                     };
                     out.push(pool.remove(k));
                 }
                 if let Some((q, _)) = deal.iter().find(|(q, _)| !st.alive(*q)) {
-                    return Err(bad(format!("names {}, who is not alive", st.name(*q))));
+                    return Err(bad(
+                        format!("называет «{}» — этого игрока уже нет в игре", st.name(*q)),
+                        format!("names {}, who is not alive", st.name(*q)),
+                    ));
                 }
                 out
             }

@@ -5,7 +5,7 @@ use crate::act::Act;
 use crate::event::Event;
 use crate::item::{Held, Item};
 use crate::log::LogEntry;
-use crate::order::{Actor, Clock};
+use crate::order::{Actor, Clock, Command};
 use crate::player::PlayerId;
 use crate::refusal::Refusal;
 use crate::role::Role;
@@ -114,6 +114,8 @@ pub struct Rejected {
     pub act: Act,
     pub at: Clock,
     pub reason: Refusal,
+    /// The order as sent; `None` for a Bunker draw that failed at the 13:00 stage.
+    pub command: Option<Command>,
 }
 
 /// A player as they stood at the end of a day (for the newspaper of that day).

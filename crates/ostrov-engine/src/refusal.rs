@@ -115,6 +115,46 @@ impl Refusal {
     }
 }
 
+impl Refusal {
+    /// The reason in English (`--lang en`).
+    pub const fn en(self) -> &'static str {
+        match self {
+            Refusal::Late => "sent after the 21:00 deadline: it does not count",
+            Refusal::SenderDead => "the sender is out of the game",
+            Refusal::TargetDead => "the player named is out of the game",
+            Refusal::NotYourAbility => "the sender's role has no such ability",
+            Refusal::AbilityUsed => "the once-per-game ability is used up",
+            Refusal::SelfHealUsed => "the nurse has already healed herself once",
+            Refusal::WrongEvent => "this act belongs to another event",
+            Refusal::AfterMidday => "event acts are taken only until 13:00",
+            Refusal::WrongVoteCount => "today every player has one vote",
+            Refusal::TwoTargets => "the pack names two victims only on Full moon",
+            Refusal::NoItem => "the sender holds no item that can do this",
+            Refusal::WrongItem => "the sender holds another item",
+            Refusal::ItemSpent => "the item is spent",
+            Refusal::MagneticStorm => "no item works on a Magnetic storm",
+            Refusal::NotChosen => "only the chosen player may pair",
+            Refusal::SelfTarget => "another player must be named",
+            Refusal::AlreadyAsked => "today's question to the Spirit was already asked",
+            Refusal::NoQuestion => "nobody asked the Spirit a question today",
+            Refusal::HostOnly => "only the host may do this",
+            Refusal::NotForHost => "the host does not vote or act for players",
+            Refusal::NothingToRecharge => "the sender holds no spent item",
+            Refusal::ReserveEmpty => "the reserve is empty",
+            Refusal::NotInReserve => "that item is not in the reserve",
+            Refusal::GameOver => "the game is over",
+        }
+    }
+
+    /// The reason in `lang`.
+    pub const fn text(self, lang: crate::Lang) -> &'static str {
+        match lang {
+            crate::Lang::Ru => self.ru(),
+            crate::Lang::English => self.en(),
+        }
+    }
+}
+
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.code())

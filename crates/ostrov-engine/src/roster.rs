@@ -17,13 +17,13 @@ pub struct Roster {
 /// Why a roster could not be read or used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RosterError {
-    #[error("setup entry \"{0}\": {1}")]
+    #[error("расклад, «{0}»: {1}")]
     Entry(String, String),
-    #[error("the setup has {roles} roles other than passengers, more than the {players} players")]
+    #[error("в раскладе {roles} ролей кроме пассажиров — больше, чем игроков ({players})")]
     TooMany { roles: usize, players: usize },
-    #[error("the setup has no werewolf and no hamster: nobody could ever lose")]
+    #[error("в раскладе нет ни оборотня, ни хомяка: проиграть было бы некому")]
     NoEnemy,
-    #[error("recommended setups exist for {min} to {max} players, not {0}", min = MIN_PLAYERS, max = MAX_RECOMMENDED)]
+    #[error("рекомендуемые расклады есть для {min}–{max} игроков, а не для {0}", min = MIN_PLAYERS, max = MAX_RECOMMENDED)]
     NoRecommendation(usize),
 }
 
@@ -50,11 +50,16 @@ impl Roster {
     pub fn parse(text: &str) -> Result<Roster, RosterError> {
         let mut r = Roster::new();
         for entry in text.split([',', ';', '\n']).map(str::trim).filter(|s| !s.is_empty()) {
+            // «2 оборотня»: the count first, as hosts write it.
+            let counted = entry
+                .split_once(char::is_whitespace)
+                .and_then(|(n, w)| n.parse::<u16>().ok().map(|n| format!("{}={n}", w.trim())));
+            let entry = counted.as_deref().unwrap_or(entry);
             let (word, count) = match entry.split_once(['=', ':']) {
                 Some((w, c)) => {
                     let c = c.trim();
                     let n: u16 =
-                        c.parse().map_err(|_| RosterError::Entry(entry.into(), format!("\"{c}\" is not a count")))?;
+                        c.parse().map_err(|_| RosterError::Entry(entry.into(), format!("«{c}» — не число")))?;
                     (w.trim(), n)
                 }
                 None => (entry, 1),
@@ -203,9 +208,11 @@ mod tests {
         assert_eq!(r.to_string(), "werewolf=3,seer,nurse=2");
         assert_eq!(Roster::parse(&r.to_string()).unwrap(), r);
         let e = Roster::parse("werewolf=x").unwrap_err().to_string();
-        assert!(e.contains("\"x\" is not a count"), "{e}");
+        assert!(e.contains("«x» — не число"), "{e}");
         let e = Roster::parse("dragon").unwrap_err().to_string();
-        assert!(e.contains("unknown role \"dragon\""), "{e}");
+        assert!(e.contains("неизвестная роль «dragon»"), "{e}");
+        let r = Roster::parse("2 оборотня, Ясновидящая, 3 колдуньи").unwrap();
+        assert_eq!((r.count(Role::Werewolf), r.count(Role::Seer), r.count(Role::Witch)), (2, 1, 3));
         assert!(matches!(Roster::parse("seer").unwrap().roles(5), Err(RosterError::NoEnemy)));
         assert!(matches!(Roster::parse("werewolf=6").unwrap().roles(5), Err(RosterError::TooMany { .. })));
     }

@@ -47,10 +47,15 @@ pub struct Args {
     output: Option<PathBuf>,
 }
 
-pub fn run(a: Args, _lang: Lang) -> Result<(), Failure> {
+pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
     let names: Vec<String> = match &a.players_file {
         Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| Failure(format!("cannot read {}: {e}", path.display())))?
+            .map_err(|e| {
+                Failure(match lang {
+                    Lang::Ru => format!("не удалось прочитать {}: {e}", path.display()),
+                    Lang::English => format!("cannot read {}: {e}", path.display()),
+                })
+            })?
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -59,11 +64,14 @@ pub fn run(a: Args, _lang: Lang) -> Result<(), Failure> {
         None => a.players.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
     };
     if names.len() < ostrov_engine::MIN_PLAYERS {
-        return Err(Failure(format!(
-            "{} player(s) given: a game needs at least {}",
-            names.len(),
-            ostrov_engine::MIN_PLAYERS
-        )));
+        let (n, min) = (names.len(), ostrov_engine::MIN_PLAYERS);
+        return Err(Failure(match lang {
+            Lang::Ru => format!(
+                "{n} {}: в игре должно быть не меньше {min} игроков",
+                ostrov_engine::plural::form(n as u64, "игрок", "игрока", "игроков")
+            ),
+            Lang::English => format!("{n} player(s) given: a game needs at least {min}"),
+        }));
     }
     let roster = match &a.setup {
         Some(s) => Roster::parse(s)?,
@@ -85,7 +93,7 @@ pub fn run(a: Args, _lang: Lang) -> Result<(), Failure> {
         days: Vec::new(),
     };
     // The engine checks the file (duplicate names, bad deck) and deals the items and the order.
-    let game = ostrov_engine::Game::from_file(&file)?;
+    let game = ostrov_engine::Game::from_file(&file).map_err(|e| Failure(e.text(lang).to_string()))?;
     let m = Match::new(&game.setup, false);
     let seats: Vec<Seat> = m
         .state
@@ -107,12 +115,18 @@ pub fn run(a: Args, _lang: Lang) -> Result<(), Failure> {
         None => print!("{text}"),
         Some(path) => {
             use std::io::Write;
-            let mut f = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|e| Failure(format!("cannot create {}: {e}", path.display())))?;
-            f.write_all(text.as_bytes()).map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
+            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
+                Failure(match lang {
+                    Lang::Ru => format!("не удалось создать {}: {e}", path.display()),
+                    Lang::English => format!("cannot create {}: {e}", path.display()),
+                })
+            })?;
+            f.write_all(text.as_bytes()).map_err(|e| {
+                Failure(match lang {
+                    Lang::Ru => format!("не удалось записать {}: {e}", path.display()),
+                    Lang::English => format!("cannot write {}: {e}", path.display()),
+                })
+            })?;
             eprintln!("ostrov: wrote {} ({} players, seed {seed})", path.display(), dealt.seats.len());
         }
     }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ostrov_engine::{Game, GameFile, Lang, Report};
+use ostrov_engine::{nearest, plural, Actor, Game, Lang, Lines, Match, Rejected, Report};
 use ostrov_paper::Format;
 
 use crate::Failure;
@@ -35,27 +35,97 @@ pub struct Args {
     inbox: Option<String>,
 }
 
-/// Reads and checks a game file.
-pub fn load(path: &std::path::Path, lang: Lang) -> Result<Game, Failure> {
+/// Reads and checks a game file; the lines of its text serve later messages.
+pub fn load(path: &std::path::Path, lang: Lang) -> Result<(Game, Lines), Failure> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| Failure(format!("cannot read {shown}: {e}")))?;
+    let cannot = |e: std::io::Error| {
+        Failure(match lang {
+            Lang::Ru => format!("не удалось прочитать {shown}: {e}"),
+            Lang::English => format!("cannot read {shown}: {e}"),
+        })
+    };
+    let meta = std::fs::metadata(path).map_err(cannot)?;
     if meta.len() > MAX_FILE {
-        return Err(Failure(format!("{shown}: the file is {} MB, too big for a game file", meta.len() / 1_000_000)));
+        let mb = meta.len() / 1_000_000;
+        return Err(Failure(match lang {
+            Lang::Ru => format!("{shown}: файл в {mb} МБ слишком велик для файла игры"),
+            Lang::English => format!("{shown}: the file is {mb} MB, too big for a game file"),
+        }));
     }
-    let bytes = std::fs::read(path).map_err(|e| Failure(format!("cannot read {shown}: {e}")))?;
-    let file = GameFile::parse_bytes(&bytes).map_err(|e| Failure(format!("{shown}: {e}")))?;
-    Game::from_file(&file).map_err(|e| Failure(format!("{shown}: {e}")))
+    let bytes = std::fs::read(path).map_err(cannot)?;
+    Game::parse_bytes(&bytes).map_err(|e| Failure(format!("{shown}: {}", e.text(lang))))
+}
+
+/// The order a refusal is about, as the host wrote it: `vote → Боря`, `swap → Аня, Боря`.
+fn order_text(m: &Match, r: &Rejected) -> String {
+    let names: Vec<&str> =
+        r.command.as_ref().map(|c| c.named()).unwrap_or_default().iter().map(|p| m.state.name(*p)).collect();
+    if names.is_empty() {
+        r.act.id().to_string()
+    } else {
+        format!("{} → {}", r.act.id(), names.join(", "))
+    }
+}
+
+/// One line on stderr for every refused order: the line of the file, the day, the time,
+/// who, the order, and why (the game goes on; the newspaper shows the refused vote).
+fn warn_refusals(m: &Match, game: &Game, lines: &Lines, shown: &str, lang: Lang) {
+    for rec in &m.days {
+        let day = rec.day;
+        let plan = game.days.get(day as usize - 1);
+        for r in &rec.rejected {
+            // The order's line: the first order of the day written exactly so.
+            let line = plan
+                .and_then(|p| {
+                    p.orders.iter().position(|o| o.by == r.by && o.at == r.at && Some(&o.command) == r.command.as_ref())
+                })
+                .and_then(|i| lines.order(day, i));
+            let by = match r.by {
+                Actor::Host => lang.pick("ведущий", "host").to_string(),
+                Actor::Player(p) => m.state.name(p).to_string(),
+            };
+            let at = match (line, lang) {
+                (Some(l), Lang::Ru) => format!(", строка {l}"),
+                (Some(l), Lang::English) => format!(", line {l}"),
+                (None, _) => String::new(),
+            };
+            let order = order_text(m, r);
+            let why = r.reason.text(lang);
+            match lang {
+                Lang::Ru => eprintln!(
+                    "ostrov: предупреждение: {shown}{at}: день {day}, {}, {by}: {order} — не принят: {why}",
+                    r.at
+                ),
+                Lang::English => {
+                    eprintln!("ostrov: warning: {shown}{at}: day {day}, {}, {by}: {order} — refused: {why}", r.at)
+                }
+            }
+        }
+    }
 }
 
 pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
-    let game = load(&a.file, lang)?;
-    let shown = a.file.display();
-    let m = ostrov_engine::play(&game, true).map_err(|e| Failure(format!("{shown}: {e}")))?;
+    let (game, lines) = load(&a.file, lang)?;
+    let shown = a.file.display().to_string();
+    let m = ostrov_engine::play(&game, true).map_err(|e| {
+        let at = e.key().and_then(|k| lines.day_key(e.day(), k));
+        let line = match (at, lang) {
+            (Some(l), Lang::Ru) => format!("строка {l}, "),
+            (Some(l), Lang::English) => format!("line {l}, "),
+            (None, _) => String::new(),
+        };
+        Failure(format!("{shown}: {line}{}", e.text(lang)))
+    })?;
     if let Some(d) = a.day {
         if d == 0 || d as usize > m.days.len() {
-            return Err(Failure(format!("--day {d}: the game file has {} day(s)", m.days.len())));
+            let n = m.days.len();
+            return Err(Failure(match lang {
+                Lang::Ru => format!("--day {d}: в файле игры {n} {}", plural::form(n as u64, "день", "дня", "дней")),
+                Lang::English => format!("--day {d}: the game file has {n} day(s)"),
+            }));
         }
     }
+    warn_refusals(&m, &game, &lines, &shown, lang);
     if a.json {
         println!("{}", Report::of(&m).to_json());
         return Ok(());
@@ -65,7 +135,17 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         format = format.for_forum(forum)?;
     }
     if let Some(name) = &a.inbox {
-        let p = m.find(name).ok_or_else(|| Failure(format!("--inbox: no player named \"{name}\" in {shown}")))?;
+        let p = m.find(name).ok_or_else(|| {
+            let near = nearest(name, m.state.players.iter().map(|p| p.name.as_str()));
+            Failure(match (lang, near) {
+                (Lang::Ru, Some(n)) => format!("--inbox: в {shown} нет игрока «{name}» — может быть, «{n}»?"),
+                (Lang::Ru, None) => format!("--inbox: в {shown} нет игрока «{name}»"),
+                (Lang::English, Some(n)) => {
+                    format!("--inbox: no player named \"{name}\" in {shown} — did you mean \"{n}\"?")
+                }
+                (Lang::English, None) => format!("--inbox: no player named \"{name}\" in {shown}"),
+            })
+        })?;
         print!("{}", ostrov_paper::inbox(&m, p, a.day, format));
         return Ok(());
     }

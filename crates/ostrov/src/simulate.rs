@@ -73,7 +73,7 @@ enum Source {
 fn config(a: &Args, lang: Lang) -> Result<(Config, Source), Failure> {
     let (roles, mut rules, mut deck, source) = match &a.file {
         Some(path) => {
-            let g = crate::resolve::load(path, lang)?;
+            let (g, _) = crate::resolve::load(path, lang)?;
             let s: Setup = g.setup;
             (s.seats.iter().map(|x| x.role).collect::<Vec<_>>(), s.rules, s.deck, Source::File(path.clone()))
         }
@@ -184,10 +184,9 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             plural::form(n as u64, "игрок", "игрока", "игроков"),
             cfg.seed,
         ),
-        Lang::English => println!(
-            "{} games, {n} players, {bots}, seed {}: {secs:.2}s ({speed:.0} games/s)",
-            summary.games, cfg.seed
-        ),
+        Lang::English => {
+            println!("{} games, {n} players, {bots}, seed {}: {secs:.2}s ({speed:.0} games/s)", summary.games, cfg.seed)
+        }
     }
     println!("{}", setup_line(&cfg, &source, lang));
     println!("{}{}", label("мирные", "civilians"), pct(&summary.civilians));

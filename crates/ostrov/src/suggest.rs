@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 
 use ostrov_bots::{simulate_with, BotKind, Config, Summary};
-use ostrov_engine::{plural, Item, Lang, Role, Roster, Rules, Setup, MAX_RECOMMENDED, MIN_PLAYERS};
+use ostrov_engine::{plural, Item, Lang, Role, Roster, Rules, Setup, Side, MAX_RECOMMENDED, MIN_PLAYERS};
 use rayon::prelude::*;
 
 use crate::Failure;
@@ -21,10 +21,11 @@ use crate::Failure;
 /// sleepwalker, authority, untouchable; everyone else is a passenger.
 /// Balance = |P(civilians) - P(werewolves)| + P(hamster) + P(draw), smaller is better.
 /// A setup is "even" when its balance is at most 10 points (each side within 5 points
-/// of 50%). Even setups come first, those with more special roles before those with
-/// fewer; the rest follow by balance.
-/// Every candidate is screened with --games games; the --finalists first are played
-/// again with --final-games games on a fresh seed and ranked by that second run.
+/// of 50%). Even setups come first, those with more civilian special roles (seer, nurse,
+/// witch, ...) before those with fewer, then by balance; the rest follow by balance.
+/// Every candidate is screened with --games games; the --finalists first, and the two
+/// most balanced ones, are played again with --final-games games on a fresh seed and
+/// ranked by that second run.
 /// Each setup is printed as `ostrov new` takes it, with a one-line verdict.
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
@@ -123,6 +124,10 @@ fn score(s: &Summary) -> f64 {
 /// 50% (docs/SETUPS.md).
 const EVEN: f64 = 0.10;
 
+/// How many of the most balanced screened setups join the final round besides the
+/// `--finalists` first ones.
+const FALLBACKS: usize = 2;
+
 /// One ranked setup: its score, roster, deck and the summary it was ranked by.
 struct Ranked {
     score: f64,
@@ -133,18 +138,29 @@ struct Ranked {
 
 impl Ranked {
     /// The order hosts want (docs/SETUPS.md): even setups first, and among them more
-    /// special roles (seer, nurse, …) before fewer; then by balance. Equal keys keep the
-    /// candidates' order (the sort is stable), so the ranking is the same on every machine.
+    /// civilian special roles (seer, nurse, witch, …) before fewer; then by balance. The
+    /// halfblood and the hamster earn no preference (a hamster's wins count against the
+    /// balance). Equal keys keep the candidates' order (the sort is stable), so the
+    /// ranking is the same on every machine.
     fn key(&self) -> (bool, std::cmp::Reverse<usize>, f64) {
         let even = self.score <= EVEN;
-        (!even, std::cmp::Reverse(if even { self.roster.special() } else { 0 }), self.score)
+        let specials = |r: &Roster| {
+            Role::ALL
+                .iter()
+                .filter(|role| role.side() == Side::Civilians && **role != Role::Passenger)
+                .map(|role| r.count(*role))
+                .sum::<usize>()
+        };
+        (!even, std::cmp::Reverse(if even { specials(&self.roster) } else { 0 }), self.score)
+    }
+
+    fn cmp(x: &Ranked, y: &Ranked) -> std::cmp::Ordering {
+        let (a, b) = (x.key(), y.key());
+        a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2))
     }
 
     fn rank(list: &mut [Ranked]) {
-        list.sort_by(|x, y| {
-            let (a, b) = (x.key(), y.key());
-            a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2))
-        });
+        list.sort_by(Ranked::cmp);
     }
 }
 
@@ -165,7 +181,7 @@ fn search(n: usize, a: &Args, decks: &[Deck]) -> Result<Vec<Ranked>, Failure> {
     // Every candidate on every core (each one deterministic for the seed); the order of
     // `pairs` is kept, so equal keys rank the same way on every machine.
     let pairs: Vec<(&Roster, &Deck)> = cands.iter().flat_map(|r| decks.iter().map(move |d| (r, d))).collect();
-    let mut screened = pairs
+    let screened = pairs
         .into_par_iter()
         .map(|(r, d)| {
             let s = run_one(n, r, d, a.games, a.bots, a.seed)?;
@@ -175,11 +191,24 @@ fn search(n: usize, a: &Args, decks: &[Deck]) -> Result<Vec<Ranked>, Failure> {
             Ok(Ranked { score: score(&s), roster: r.clone(), deck: d.clone(), summary: s })
         })
         .collect::<Result<Vec<_>, Failure>>()?;
-    Ranked::rank(&mut screened);
+    // The finalists: the first by the hosts' order, and the two most balanced ones (a
+    // setup the screening's luck put in the band may fall out of it in the final round;
+    // then the most balanced setups are there to take its place).
+    let mut by_balance: Vec<usize> = (0..screened.len()).collect();
+    by_balance.sort_by(|&x, &y| screened[x].score.total_cmp(&screened[y].score));
+    let mut order: Vec<usize> = (0..screened.len()).collect();
+    order.sort_by(|&x, &y| Ranked::cmp(&screened[x], &screened[y]));
+    let mut keep: Vec<usize> = order.into_iter().take(a.finalists.max(1)).collect();
+    for i in by_balance.into_iter().take(FALLBACKS) {
+        if !keep.contains(&i) {
+            keep.push(i);
+        }
+    }
+    let mut slots: Vec<Option<Ranked>> = screened.into_iter().map(Some).collect();
+    let screened: Vec<Ranked> = keep.iter().map(|&i| slots[i].take().expect("each candidate once")).collect();
     // The final round on a fresh seed: the screening's luck does not carry over.
     let final_games = a.final_games.unwrap_or(5 * a.games);
     let final_seed = a.seed ^ 0x5EED_F1A1;
-    screened.truncate(a.finalists.max(1));
     let mut finals = screened
         .into_par_iter()
         .map(|c| {
@@ -303,13 +332,16 @@ pub fn bots_label(k: BotKind, lang: Lang) -> &'static str {
 pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
     if a.games == 0 || a.final_games == Some(0) {
         return Err(Failure(
-            lang.pick("--games и --final-games: нужна хотя бы одна партия", "--games and --final-games must be at least 1")
-                .into(),
+            lang.pick(
+                "--games и --final-games: нужна хотя бы одна партия",
+                "--games and --final-games must be at least 1",
+            )
+            .into(),
         ));
     }
     if a.table {
         let final_games = a.final_games.unwrap_or(5 * a.games);
-        println!("# The recommended setups: for each player count, the even setup (balance at most 10 points) with the most special roles, else the most balanced one; the default deck (docs/SETUPS.md).");
+        println!("# The recommended setups: for each player count, the even setup (balance at most 10 points) with the most civilian special roles, else the most balanced one; the default deck (docs/SETUPS.md).");
         println!(
             "# Written by: ostrov suggest --table --games {} --finalists {} --final-games {final_games} --bots {} --seed {} > crates/ostrov-engine/src/recommended.txt",
             a.games,
@@ -352,7 +384,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             println!(
                 "Отбор: {} на расклад; {} лучших сыграны ещё раз, по {}.",
                 games_label(a.games, lang),
-                a.finalists,
+                best.len(),
                 games_label(final_games, lang)
             );
         }
@@ -361,7 +393,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             println!(
                 "Screening: {} per setup; the best {} played again, {} each.",
                 games_label(a.games, lang),
-                a.finalists,
+                best.len(),
                 games_label(final_games, lang)
             );
         }

@@ -4,8 +4,15 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The binary in Russian (the default), whatever the locale of the machine running the tests.
 fn ostrov(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ostrov")).args(args).output().expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_ostrov"))
+        .args(args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "ru_RU.UTF-8")
+        .output()
+        .expect("the binary runs")
 }
 
 fn sample() -> String {
@@ -64,14 +71,14 @@ fn formats_day_and_inbox() {
     assert!(day2.contains("День 2") && !day2.contains("День 1, 13:00"));
     let inbox = String::from_utf8(ostrov(&["resolve", &sample(), "--inbox", "аня"]).stdout).unwrap();
     assert!(inbox.contains("Ваша роль: Ясновидящий") && inbox.contains("Проверка: Боря — оборотень"));
-    assert_bad(&ostrov(&["resolve", &sample(), "--inbox", "Никто"]), "no player named");
+    assert_bad(&ostrov(&["resolve", &sample(), "--inbox", "Никто"]), "нет игрока «Никто»");
     assert_bad(&ostrov(&["resolve", &sample(), "--day", "9"]), "--day 9");
 }
 
 #[test]
 fn truncated_toml_names_the_line() {
     let p = temp("truncated.toml", "[[players]]\nname = \"Аня\"\nrole = \"seer\n".as_bytes());
-    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "line 3");
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "строка 3");
 }
 
 #[test]
@@ -80,13 +87,16 @@ fn duplicate_player_name() {
         "dup.toml",
         "[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"АНЯ\"\nrole = \"werewolf\"\n".as_bytes(),
     );
-    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "duplicate player name");
+    assert_bad(
+        &ostrov(&["resolve", p.to_str().unwrap()]),
+        "строка 5, игрок 2 («АНЯ»): имя «АНЯ» не отличить от имени игрока 1 («Аня», строка 2)",
+    );
 }
 
 #[test]
 fn unknown_role() {
     let p = temp("role.toml", "[[players]]\nname = \"Аня\"\nrole = \"dragon\"\n".as_bytes());
-    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "unknown role \"dragon\"");
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "строка 3, игрок 1 («Аня»): неизвестная роль «dragon»");
 }
 
 #[test]
@@ -97,7 +107,7 @@ fn an_order_naming_nobody() {
          [[days]]\norders = [{ by = \"Аня\", act = \"vote\", target = \"Жора\" }]\n"
             .as_bytes(),
     );
-    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "day 1, order 1");
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "строка 8, день 1, приказ 1");
 }
 
 #[test]
@@ -110,7 +120,7 @@ fn a_tie_break_not_among_the_tied() {
          [[days]]\nevent = \"none\"\ntie_break = \"Вика\"\norders = [{ by = \"Аня\", act = \"vote\", target = \"Боря\" }, { by = \"Боря\", act = \"vote\", target = \"Аня\" }, { by = \"Вика\", act = \"vote\", target = \"Аня\" }, { by = \"Гена\", act = \"vote\", target = \"Боря\" }]\n"
             .as_bytes(),
     );
-    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "tie_break");
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "строка 19, день 1: `tie_break` называет «Вика»");
 }
 
 #[test]
@@ -126,12 +136,12 @@ fn ten_megabytes_of_garbage() {
     // Valid UTF-8 garbage too.
     let text: String = (0..(10 << 20) / 3).map(|i| if i % 97 == 0 { '\n' } else { 'ж' }).collect();
     let p = temp("garbage-utf8.toml", text.as_bytes());
-    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "not a valid TOML");
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "это не файл игры в формате TOML");
 }
 
 #[test]
 fn a_missing_file() {
-    assert_bad(&ostrov(&["resolve", "/nonexistent/game.toml"]), "cannot read");
+    assert_bad(&ostrov(&["resolve", "/nonexistent/game.toml"]), "не удалось прочитать");
 }
 
 #[test]
@@ -170,9 +180,12 @@ fn new_deals_a_game_file_that_resolves() {
     ]);
     assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
     // The file is not overwritten.
-    assert_bad(&ostrov(&["new", "--players", "А,Б,В", "-o", out.to_str().unwrap()]), "cannot create");
-    assert_bad(&ostrov(&["new", "--players", "А,Б", "--seed", "1"]), "at least 3");
-    assert_bad(&ostrov(&["new", "--players", "А,Б,В", "--setup", "werewolf=5"]), "more than the 3 players");
+    assert_bad(&ostrov(&["new", "--players", "А,Б,В", "-o", out.to_str().unwrap()]), "не удалось создать");
+    assert_bad(
+        &ostrov(&["new", "--players", "А,Б", "--seed", "1"]),
+        "2 игрока: в игре должно быть не меньше 3 игроков",
+    );
+    assert_bad(&ostrov(&["new", "--players", "А,Б,В", "--setup", "werewolf=5"]), "больше, чем игроков (3)");
     let help = String::from_utf8(ostrov(&["new", "--help"]).stdout).unwrap();
     assert!(help.contains("--setup") && help.contains("recommended"));
 }
@@ -197,26 +210,125 @@ fn simulate_writes_an_svg_chart() {
     assert_eq!(text.matches("<text").count(), text.matches("</text>").count());
 }
 
+/// The setups `suggest` prints, read back from its output: each `--setup "…"` (a long one
+/// broken over lines inside its quotes), its `--deck` if any, and the two lines after it.
+fn suggested(out: &str) -> Vec<(ostrov_engine::Roster, Option<String>, String, String)> {
+    let lines: Vec<&str> = out.lines().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(at) = lines[i].find("--setup \"") else {
+            i += 1;
+            continue;
+        };
+        let mut text = lines[i][at + 9..].to_string();
+        while !text.contains('"') {
+            i += 1;
+            text.push('\n');
+            text.push_str(lines[i]);
+        }
+        let (setup, rest) = text.split_once('"').unwrap();
+        let roster = ostrov_engine::Roster::parse(setup).unwrap_or_else(|e| panic!("{setup}: {e}"));
+        let deck = rest.trim().strip_prefix("--deck ").map(String::from);
+        found.push((roster, deck, lines[i + 1].to_string(), lines[i + 2].to_string()));
+        i += 3;
+    }
+    found
+}
+
 #[test]
 fn suggest_ranks_setups_with_a_final_round_and_both_decks() {
     let o = ostrov(&["suggest", "--players", "7", "--games", "60", "--finalists", "3", "--top", "3", "--deck", "both"]);
     assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert!(
-        lines[0].starts_with("7 players, sensible bots, 60 games per setup, the best 3 again with 300 games"),
+    assert_eq!(lines[0], "7 игроков, разумные боты (sensible), зерно 1.", "{text}");
+    assert!(lines[1].starts_with("Отбор: 60 партий на расклад;") && lines[1].ends_with("по 300 партий."), "{text}");
+    for l in &lines {
+        assert!(l.chars().count() <= 80, "wider than 80 columns: {l:?}");
+    }
+    let setups = suggested(&text);
+    assert_eq!(setups.len(), 3, "three setups: {text}");
+    for (roster, deck, rates, verdict) in setups {
+        assert!(roster.roles(7).is_ok(), "{text}");
+        assert!(matches!(deck.as_deref(), None | Some("none")), "{text}");
+        let cols: Vec<&str> = rates.split_whitespace().collect();
+        assert_eq!(cols[0], "мирные", "{rates}");
+        let sum: f64 = cols.iter().filter_map(|c| c.strip_suffix('%')).map(|c| c.parse::<f64>().unwrap()).sum();
+        assert!((sum - 100.0).abs() < 0.3, "the rates add up to 100%: {rates}");
+        let v = verdict.trim();
+        assert!(
+            [
+                "почти равные шансы",
+                "мирные немного сильнее",
+                "оборотни немного сильнее",
+                "мирные сильнее",
+                "оборотни сильнее",
+                "чаще всех побеждает хомяк"
+            ]
+            .contains(&v),
+            "{v}"
+        );
+    }
+    // The setup printed is one `ostrov new --setup` takes.
+    let first = &suggested(&text)[0];
+    if first.1.is_none() {
+        let o = ostrov(&["new", "--players", "А,Б,В,Г,Д,Е,Ж", "--seed", "1", "--setup", &first.0.to_string()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+/// The labels speak English with `--lang en`, and a long setup is broken inside its quotes
+/// so that every line fits 80 columns; the help shows no Rust syntax.
+#[test]
+fn suggest_in_english_fits_80_columns_and_its_help_is_plain() {
+    let o = ostrov(&["--lang", "en", "suggest", "--players", "10", "--games", "20", "--top", "8", "--bots", "random"]);
+    assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.starts_with("10 players, random bots, seed 1.\nScreening: 20 games per setup;"), "{text}");
+    for l in text.lines() {
+        assert!(l.chars().count() <= 80, "wider than 80 columns: {l:?}");
+    }
+    assert_eq!(suggested(&text).len(), 8, "{text}");
+    assert!(text.contains("civilians ") && text.contains("werewolves "), "{text}");
+    for args in [["suggest", "--help"], ["simulate", "--help"]] {
+        let help = String::from_utf8(ostrov(&args).stdout).unwrap();
+        for rust in ["..=", "Option<", "Vec<", "::", "×"] {
+            assert!(!help.contains(rust), "{args:?} help shows {rust:?}: {help}");
+        }
+    }
+}
+
+/// `simulate` says which setup, deck and bots it played; by default the recommended setup
+/// and the sensible bots the table was searched with.
+#[test]
+fn simulate_names_the_setup_and_the_bots() {
+    let o = ostrov(&["simulate", "--players", "12", "--games", "100"]);
+    assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("100 партий, 12 игроков, разумные боты (sensible), зерно 1:"), "{text}");
+    let recommended = ostrov_engine::Roster::recommended(12).unwrap();
+    assert_eq!(
+        lines[1],
+        format!("расклад: {recommended} (рекомендуемый расклад для 12 игроков); колода: 14 вещей"),
         "{text}"
     );
-    assert!(lines[1].contains("deck") && lines[1].contains("civilians"), "{text}");
-    assert_eq!(lines.len(), 2 + 3, "three setups: {text}");
-    for row in &lines[2..] {
-        let cols: Vec<&str> = row.split_whitespace().collect();
-        let roster = ostrov_engine::Roster::parse(cols[0]).unwrap_or_else(|e| panic!("{row}: {e}"));
-        assert!(roster.roles(7).is_ok(), "{row}");
-        assert!(matches!(cols[1], "default" | "none"), "{row}");
-        let rates: f64 = cols[2..].iter().map(|c| c.trim_end_matches('%').parse::<f64>().unwrap()).sum();
-        assert!((rates - 100.0).abs() < 0.3, "the four rates add up to 100%: {row}");
-    }
+    assert!(text.contains("мирные") && text.contains("доля выживших по ролям"), "{text}");
+    let o = ostrov(&[
+        "--lang",
+        "en",
+        "simulate",
+        "--players",
+        "9",
+        "--games",
+        "50",
+        "--setup",
+        "werewolf=2,seer",
+        "--no-items",
+    ]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.lines().nth(1) == Some("setup: werewolf=2,seer (the setup of --setup); no items"), "{text}");
 }
 
 #[test]
@@ -245,30 +357,32 @@ fn suggest_table_writes_the_recommended_file_format() {
 }
 
 /// The committed table is what its own "# Written by:" command writes: the rows for a few
-/// player counts, re-run one at a time (the whole table takes about 16 minutes).
+/// player counts, re-run one at a time (the whole table takes about an hour on 2 cores).
 #[test]
 fn the_recommended_table_is_reproduced_by_its_command() {
     let table = include_str!("../../ostrov-engine/src/recommended.txt");
     let command = table.lines().find_map(|l| l.strip_prefix("# Written by: ostrov ")).expect("a Written by line");
     let args: Vec<&str> = command.split(" > ").next().unwrap().split_whitespace().collect();
     assert_eq!(args[..2], ["suggest", "--table"]);
+    assert!(args.windows(2).any(|w| w == ["--final-games", "10000"]), "±1 point on the final round: {command}");
     for n in ["4", "9", "12"] {
         let mut run = vec!["suggest", "--players", n, "--top", "1"];
         run.extend(&args[2..]);
         let o = ostrov(&run);
         assert!(o.status.success(), "stderr: {}", String::from_utf8_lossy(&o.stderr));
         let out = String::from_utf8(o.stdout).unwrap();
-        let best = out.lines().nth(2).expect("a ranked setup").split_whitespace().next().unwrap().to_string();
+        let best = suggested(&out).remove(0).0;
         let row = table.lines().find(|l| l.split('\t').next() == Some(n)).expect("a row");
-        assert_eq!(row.split('\t').nth(1), Some(best.as_str()), "{n} players:\n{out}");
+        let want = ostrov_engine::Roster::parse(row.split('\t').nth(1).unwrap()).unwrap();
+        assert_eq!(best, want, "{n} players:\n{out}");
     }
 }
 
 #[test]
 fn suggest_refuses_bad_arguments() {
-    assert_bad(&ostrov(&["suggest", "--players", "8", "--deck", "dragon"]), "unknown item \"dragon\"");
-    assert_bad(&ostrov(&["suggest", "--players", "2"]), "at least 3 players");
-    assert_bad(&ostrov(&["suggest", "--players", "8", "--games", "0"]), "at least 1");
+    assert_bad(&ostrov(&["suggest", "--players", "8", "--deck", "dragon"]), "неизвестная вещь «dragon»");
+    assert_bad(&ostrov(&["suggest", "--players", "2"]), "не меньше 3 игроков");
+    assert_bad(&ostrov(&["suggest", "--players", "8", "--games", "0"]), "хотя бы одна партия");
 }
 
 /// A reader that goes away early (`ostrov … | head -1`) stops the output quietly: no panic
@@ -295,4 +409,165 @@ fn a_closed_pipe_stops_the_output_quietly() {
         assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
         assert_ne!(status.code(), Some(101), "{args:?}: a panic's exit code");
     }
+}
+
+/// Three players and day 1, for the tests of the silent mistakes below.
+const THREE: &str = "[[players]]\nname = \"Лев\"\nrole = \"seer\"\nitem = \"none\"\n\
+[[players]]\nname = \"Маша\"\nrole = \"werewolf\"\nitem = \"none\"\n\
+[[players]]\nname = \"Никита\"\nrole = \"passenger\"\nitem = \"none\"\n\
+[[players]]\nname = \"Игорь\"\nrole = \"passenger\"\nitem = \"none\"\n";
+
+fn resolve_text(name: &str, text: &str, extra: &[&str]) -> Output {
+    let p = temp(name, text.as_bytes());
+    let mut args = vec!["resolve", p.to_str().unwrap()];
+    args.extend(extra);
+    ostrov(&args)
+}
+
+/// Silent mistake 1: an unknown key, in any table, stops with its line and the nearest key.
+#[test]
+fn an_unknown_key_names_its_line_and_the_nearest_key() {
+    let o = resolve_text("tie-brake.toml", &format!("{THREE}[[days]]\ntie_brake = \"Лев\"\n"), &[]);
+    assert_bad(&o, "неизвестный ключ `tie_brake` (строка 18) — может быть, `tie_break`?");
+    let o = resolve_text("evnt.toml", &format!("{THREE}[[days]]\nevnt = \"fear\"\n"), &[]);
+    assert_bad(&o, "неизвестный ключ `evnt` (строка 18) — может быть, `event`?");
+    let o = resolve_text(
+        "order-key.toml",
+        &format!("{THREE}[[days]]\norders = [\n  {{ by = \"Лев\", act = \"check\", traget = \"Маша\" }},\n]\n"),
+        &[],
+    );
+    assert_bad(&o, "неизвестный ключ `traget` (строка 19) — может быть, `target`?");
+    let o = resolve_text("rules-key.toml", &format!("[rules]\nmax_day = 3\n{THREE}"), &[]);
+    assert_bad(&o, "неизвестный ключ `max_day` (строка 2) — может быть, `max_days`?");
+}
+
+/// Silent mistake 2: a lost `[[days]]` header (day 1's orders in the last player's entry).
+#[test]
+fn a_lost_days_header_names_its_line() {
+    let o = resolve_text(
+        "lost-days.toml",
+        &format!("{THREE}event = \"none\"\norders = [{{ by = \"Лев\", act = \"vote\", target = \"Маша\" }}]\n"),
+        &[],
+    );
+    assert_bad(
+        &o,
+        "ключ дня `event` (строка 17) стоит в записи игрока [[players]]: похоже, перед ним пропущен заголовок [[days]]",
+    );
+}
+
+/// Silent mistake 3: refused orders (a vote for a dead player, a late order, an ability
+/// the role does not have) are warnings on stderr, one line each, with the line, the day,
+/// the order and the reason; the game still resolves (exit 0).
+#[test]
+fn refused_orders_are_warned_one_line_each() {
+    let text = format!(
+        "{THREE}[[days]]\nevent = \"none\"\norders = [\n\
+  {{ by = \"Лев\", act = \"vote\", target = \"Никита\" }},\n\
+  {{ by = \"Маша\", act = \"vote\", target = \"Никита\" }},\n\
+  {{ by = \"Игорь\", act = \"vote\", target = \"Лев\", at = \"21:30\" }},\n\
+  {{ by = \"Никита\", act = \"check\", target = \"Лев\" }},\n\
+]\n[[days]]\nevent = \"none\"\norders = [\n  {{ by = \"Лев\", act = \"vote\", target = \"Никита\" }},\n]\n"
+    );
+    let o = resolve_text("refused.toml", &text, &["--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    let warnings: Vec<&str> = err.lines().collect();
+    let refused: usize =
+        report["days"].as_array().unwrap().iter().map(|d| d["rejected"].as_array().unwrap().len()).sum();
+    assert_eq!(warnings.len(), refused, "{err}");
+    assert_eq!(refused, 3, "{err}");
+    assert!(warnings.iter().all(|w| w.starts_with("ostrov: предупреждение: ")), "{err}");
+    assert!(
+        err.contains("refused.toml, строка 22: день 1, 21:30, Игорь: vote → Лев — не принят: ход прислан после 21:00"),
+        "{err}"
+    );
+    assert!(
+        err.contains("строка 23: день 1, 12:00, Никита: check → Лев — не принят: у вашей роли нет такой способности"),
+        "{err}"
+    );
+    assert!(
+        err.contains("строка 28: день 2, 12:00, Лев: vote → Никита — не принят: выбранный игрок уже выбыл из игры"),
+        "{err}"
+    );
+    // English on request.
+    let p = temp("refused-en.toml", text.as_bytes());
+    let o = Command::new(env!("CARGO_BIN_EXE_ostrov"))
+        .args(["resolve", p.to_str().unwrap(), "--json"])
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "en_GB.UTF-8")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains("ostrov: warning: ") && err.contains("day 1, 21:30, Игорь: vote → Лев — refused: sent after"),
+        "{err}"
+    );
+}
+
+/// Silent mistake 4: look-alike names in the players list are refused naming both lines;
+/// an unknown name in an order suggests the nearest player.
+#[test]
+fn look_alike_names_and_unknown_names() {
+    let twin = format!("{THREE}[[players]]\nname = \"Никитa\"\nrole = \"passenger\"\n");
+    let o = resolve_text("twin.toml", &twin, &[]);
+    assert_bad(&o, "строка 18, игрок 5 («Никитa»): имя «Никитa» не отличить от имени игрока 3 («Никита», строка 10): во втором имени латинская буква «a»");
+    let o = resolve_text("zw.toml", &format!("{THREE}[[players]]\nname = \"Ли\u{200D}в\"\nrole = \"passenger\"\n[[players]]\nname = \"Лив\"\nrole = \"passenger\"\n"), &[]);
+    assert_bad(&o, "строка 21, игрок 6 («Лив»): имя «Лив» не отличить от имени игрока 5 («Лив», строка 18): в первом имени невидимый или составной символ U+200D");
+    let o = resolve_text(
+        "nearest.toml",
+        &format!("{THREE}[[days]]\norders = [{{ by = \"Маша\", act = \"kill\", target = \"Лёва\" }}]\n"),
+        &[],
+    );
+    assert_bad(&o, "`target` называет «Лёва», а такого игрока в игре нет — может быть, «Лев»?");
+    let o = ostrov(&[
+        "--lang",
+        "en",
+        "resolve",
+        temp(
+            "nearest-en.toml",
+            format!("{THREE}[[days]]\norders = [{{ by = \"Маша\", act = \"kill\", target = \"Лёва\" }}]\n").as_bytes(),
+        )
+        .to_str()
+        .unwrap(),
+    ]);
+    assert_bad(&o, "line 18, day 1, order 1 (by = \"Маша\", act = \"kill\", target = \"Лёва\"): `target` names \"Лёва\", who is not a player of this game — did you mean \"Лев\"?");
+}
+
+/// Silent mistake 5: the feminine and inflected role names hosts write are understood.
+#[test]
+fn feminine_and_inflected_roles_are_understood() {
+    let text = THREE
+        .replace("role = \"seer\"", "role = \"Ясновидящая\"")
+        .replace("role = \"werewolf\"", "role = \"оборотня\"");
+    let o = resolve_text("feminine.toml", &text, &["--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["players"][0]["role"], "seer");
+    assert_eq!(report["players"][1]["role"], "werewolf");
+    let o = ostrov(&["new", "--players", "А,Б,В,Г,Д", "--seed", "1", "--setup", "2 оборотня, Ясновидящая"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Silent mistake 6 (O-TIME-4): an order at 22:00–23:59 is the evening before the day: it
+/// counts, comes before the morning's orders, and nothing is refused or warned.
+#[test]
+fn an_evening_order_counts_before_the_morning() {
+    let text = format!(
+        "{THREE}[[days]]\nevent = \"none\"\norders = [\n\
+  {{ by = \"Лев\", act = \"vote\", target = \"Никита\", at = \"08:00\" }},\n\
+  {{ by = \"Лев\", act = \"vote\", target = \"Маша\", at = \"23:30\" }},\n\
+  {{ by = \"Никита\", act = \"vote\", target = \"Маша\", at = \"22:00\" }},\n\
+  {{ by = \"Игорь\", act = \"vote\", target = \"Маша\", at = \"23:59\" }},\n\
+]\n"
+    );
+    let o = resolve_text("evening.toml", &text, &["--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // Лев's 08:00 vote is his last one: the 23:30 one came the evening before.
+    assert_eq!(report["days"][0]["tally"]["Никита"], 1);
+    assert_eq!(report["days"][0]["tally"]["Маша"], 3);
+    assert_eq!(report["days"][0]["rejected"], serde_json::json!([]));
 }
