@@ -483,8 +483,11 @@ impl Game {
                 None => None,
                 Some(s) => Some(slot(&Place { line: key("item"), ..place.clone() }, s)?),
             };
-            let speech = Speech::resolve(&name, p.gender.as_deref(), p.forms.as_deref())
-                .map_err(|e| GameFileError::at(&place, e.to_string()))?;
+            // The problem names its key (`gender`, `forms`); it is told in Russian only.
+            let speech = Speech::resolve(&name, p.gender.as_deref(), p.forms.as_deref()).map_err(|e| {
+                let line = if p.forms.is_some() && e.0.contains("форм") { key("forms") } else { key("gender") };
+                GameFileError::at(&Place { line, ..place.clone() }, e.to_string(), e.to_string())
+            })?;
             seats.push(Seat { name, role, item, speech });
         }
         let mut rules = Rules::default();
@@ -858,7 +861,7 @@ mod tests {
             let e = Game::parse(&format!("[[players]]\nname = \"Аня\"\nrole = \"seer\"\n{extra}\n"))
                 .unwrap_err()
                 .to_string();
-            assert!(e.contains("player 1") && e.contains(want), "{extra}: {e}");
+            assert!(e.contains("строка 4, игрок 1") && e.contains(want), "{extra}: {e}");
         }
     }
 

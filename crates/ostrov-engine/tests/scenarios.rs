@@ -1,6 +1,6 @@
 //! Data-driven scenarios: every `NAME.toml` with a `NAME.expect.json` in `tests/scenarios/`
 //! is parsed, resolved and compared with its expectation, with the semantics of
-//! `/work/shared/scenarios/check.py` (so `rejected`, like any other field it does not
+//! the outside scenario checker `check.py` that `.ci/run` runs when it is there (so `rejected`, like any other field it does not
 //! name, must equal the expected list exactly: its entries carry only `by`, `act` and
 //! `reason`) plus a
 //! top-level `error` (a substring of the parse or resolve error).

@@ -2,7 +2,7 @@
 
 use ostrov_engine::plural::form;
 use ostrov_engine::ru::{self, say, Case, Phrase, Piece};
-use ostrov_engine::{BallotKind, DayRecord, Death, Event, Item, ItemUse, Match, PlayerId, Snapshot, Stage};
+use ostrov_engine::{Act, Actor, BallotKind, DayRecord, Death, Event, Item, ItemUse, Match, PlayerId, Snapshot, Stage};
 
 use crate::doc::{b, t, Doc, Line, Span};
 use crate::title;
@@ -151,14 +151,21 @@ fn join(m: &Match, v: &[PlayerId]) -> String {
     v.iter().map(|p| name(m, *p)).collect::<Vec<_>>().join(", ")
 }
 
-fn ballot_note(k: BallotKind) -> &'static str {
+/// The note beside a ballot in the vote table. A vote order the rules refused when it was
+/// sent (a vote for a player already out, a late one …) is shown as refused, with why.
+fn ballot_note(r: &DayRecord, voter: PlayerId, k: BallotKind) -> String {
+    let refused =
+        || r.rejected.iter().rev().find(|x| x.by == Actor::Player(voter) && x.act == Act::Vote).map(|x| x.reason);
     match k {
-        BallotKind::Cast => "",
-        BallotKind::Missing => "голос не подан — на себе",
-        BallotKind::Blocked => "без права голоса — голос на себе",
-        BallotKind::Void => "голос недействителен — на себе",
-        BallotKind::Megaphone => "рупор",
-        BallotKind::Authority => "голос забран Авторитетом",
+        BallotKind::Cast => String::new(),
+        BallotKind::Missing => match refused() {
+            Some(why) => format!("голос не принят ({}) — на себе", why.ru()),
+            None => "голос не подан — на себе".to_string(),
+        },
+        BallotKind::Blocked => "без права голоса — голос на себе".to_string(),
+        BallotKind::Void => "голос недействителен — на себе".to_string(),
+        BallotKind::Megaphone => "рупор".to_string(),
+        BallotKind::Authority => "голос забран Авторитетом".to_string(),
     }
 }
 
@@ -205,7 +212,13 @@ pub fn evening(m: &Match, day: u32) -> Doc {
         let rows = r
             .ballots
             .iter()
-            .map(|bl| vec![vec![t(name(m, bl.voter))], vec![t(name(m, bl.target))], vec![t(ballot_note(bl.kind))]])
+            .map(|bl| {
+                vec![
+                    vec![t(name(m, bl.voter))],
+                    vec![t(name(m, bl.target))],
+                    vec![t(ballot_note(r, bl.voter, bl.kind))],
+                ]
+            })
             .collect();
         d.table(&["Кто", "За кого", "Примечание"], rows);
     }
