@@ -382,7 +382,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         Lang::Ru => {
             println!("{}, {}, зерно {}.", players_label(n, lang), bots_label(a.bots, lang), a.seed);
             println!(
-                "Отбор: {} на расклад; {} лучших сыграны ещё раз, по {}.",
+                "Отбор: {} на расклад; {} отобранных сыграны ещё раз, по {}.",
                 games_label(a.games, lang),
                 best.len(),
                 games_label(final_games, lang)
@@ -391,7 +391,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         Lang::English => {
             println!("{}, {}, seed {}.", players_label(n, lang), bots_label(a.bots, lang), a.seed);
             println!(
-                "Screening: {} per setup; the best {} played again, {} each.",
+                "Screening: {} per setup; the {} picked played again, {} each.",
                 games_label(a.games, lang),
                 best.len(),
                 games_label(final_games, lang)
