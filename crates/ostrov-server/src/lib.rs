@@ -86,6 +86,25 @@ impl Slot {
         let durable = Arc::new(AtomicI64::new(live.seq));
         Slot { live, requests, epoch: EPOCHS.fetch_add(1, Ordering::Relaxed), durable }
     }
+
+    /// Folds in what the store holds after this fold's last seq (what another node
+    /// appended): only the new events. An error leaves the fold to be made again whole.
+    pub async fn catch_up<S: Store>(&mut self, store: &S) -> Result<(), String> {
+        let id = self.live.id;
+        for e in store.events_after(id, self.live.seq).await.map_err(|e| e.to_string())? {
+            if e.seq != self.live.seq + 1 {
+                return Err(format!("game {id}: the log jumps from {} to {}", self.live.seq, e.seq));
+            }
+            let ev = GameEvent::join(&e.kind, &e.payload)?;
+            self.live.apply(&ev, e.at).map_err(|r| format!("game {id}, entry {}: {r:?}", e.seq))?;
+            self.live.seq = e.seq;
+            self.durable.fetch_max(e.seq, Ordering::AcqRel);
+            if let Some(r) = e.client_request_id {
+                self.requests.insert(r, e.seq);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The fold of a game's whole stored log; `None` for a game with an empty log (its row was
@@ -192,6 +211,22 @@ impl<S: Store> AppState<S> {
         }
         Ok(())
     }
+
+    /// Folds in what the log holds beyond memory (see [`Slot::catch_up`]); a game whose
+    /// memory cannot take the new events is refolded from its whole log. Announces a
+    /// change on [`AppState::changes`].
+    pub async fn refresh(&self, slot: &mut Slot) -> Result<(), ApiError> {
+        let (id, before) = (slot.live.id, slot.live.seq);
+        if let Err(e) = slot.catch_up(&self.store).await {
+            eprintln!("ostrov-server: {e}; refolding game {id} from its whole log");
+            let fresh = fold_stored(&self.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
+            *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
+        }
+        if slot.live.seq != before {
+            let _ = self.changes.send(id);
+        }
+        Ok(())
+    }
 }
 
 /// What committing an event did.
@@ -253,6 +288,9 @@ pub async fn commit<S: Store>(
     now: i64,
 ) -> Result<Staged, ApiError> {
     st.repair(slot).await?;
+    if st.store.shared() {
+        return commit_shared(st, slot, ev, author, request, now).await.map(|c| Staged(StagedWait::Done(c)));
+    }
     let id = slot.live.id;
     let (kind, payload) = ev.split();
     if let Some((r, &seq)) = request.as_ref().and_then(|r| slot.requests.get_key_value(r)) {
@@ -307,6 +345,86 @@ pub async fn commit<S: Store>(
             }
         }
     }))))
+}
+
+/// How many times a commit on a shared store is checked again after other nodes
+/// appended first.
+const RETRIES: usize = 64;
+
+/// [`commit`] on a store other nodes also append to: each append is waited for under the
+/// game's lock (no pipelining: a fold never runs ahead of the log), carrying the seq
+/// memory was checked at. If another node appended first, the new events are folded in
+/// and the event is checked again: the client only sees the final answer.
+async fn commit_shared<S: Store>(
+    st: &Arc<AppState<S>>,
+    slot: &mut Slot,
+    ev: GameEvent,
+    author: Option<i64>,
+    request: Option<String>,
+    now: i64,
+) -> Result<Committed, ApiError> {
+    let id = slot.live.id;
+    let (kind, payload) = ev.split();
+    for _ in 0..RETRIES {
+        // In memory means durable here: memory only takes what the log holds.
+        if let Some(&seq) = request.as_ref().and_then(|r| slot.requests.get(r)) {
+            return Ok(Committed::Duplicate(seq));
+        }
+        // Checked without changing memory (an order by the engine's check, anything else
+        // on a copy); folded in only once it is in the log.
+        let next = match &ev {
+            GameEvent::Order { day, order } => {
+                slot.live.check_order(*day, order)?;
+                None
+            }
+            _ => {
+                let mut next = slot.live.clone();
+                next.apply(&ev, now)?;
+                Some(next)
+            }
+        };
+        let new = NewEvent {
+            at: now,
+            author,
+            client_request_id: request.clone(),
+            kind: kind.clone(),
+            payload: payload.clone(),
+        };
+        let answer = st.store.append(id, slot.live.seq, new).await;
+        match answer {
+            Ok(Appended::New(seq)) if seq == slot.live.seq + 1 => {
+                match next {
+                    Some(next) => slot.live = next,
+                    None => {
+                        if let Err(e) = slot.live.apply(&ev, now) {
+                            st.mark_stale(id, slot.epoch);
+                            return Err(ApiError::Internal(format!("game {id}: a checked order did not apply: {e:?}")));
+                        }
+                    }
+                }
+                slot.live.seq = seq;
+                slot.durable.fetch_max(seq, Ordering::AcqRel);
+                if let Some(r) = &request {
+                    slot.requests.insert(r.clone(), seq);
+                }
+                let _ = st.changes.send(id);
+                return Ok(Committed::New(seq));
+            }
+            Ok(Appended::Duplicate(seq)) => {
+                st.refresh(slot).await?;
+                return Ok(Committed::Duplicate(seq));
+            }
+            Ok(Appended::Conflict { .. }) => st.refresh(slot).await?,
+            Ok(other) => {
+                st.mark_stale(id, slot.epoch);
+                return Err(ApiError::NotSaved(format!("game {id}: {other:?}")));
+            }
+            // Nothing of it is in the log (or, if the answer was lost after the commit, the
+            // next append conflicts and folds it in).
+            Err(e) => return Err(ApiError::NotSaved(format!("game {id}: {e}"))),
+        }
+    }
+    Err(ApiError::NotSaved(format!("game {id}: {RETRIES} appends in a row lost to other nodes")))
 }
 
 /// Waits for the append of a request id that is already folded into the game (at `seq`):
@@ -367,8 +485,12 @@ pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64)
             GameEvent::Order { day, order } => format!("sched:palms:{day}:{}", order.target.as_deref().unwrap_or("")),
             _ => return Ok(()),
         };
+        // A step already in the log: done here; on a shared store memory has caught up
+        // with it (another node ran it) and the next due step is looked at.
         if let Committed::Duplicate(_) = commit(st, slot, ev, None, Some(rid), now).await?.durable().await? {
-            return Ok(());
+            if !st.store.shared() {
+                return Ok(());
+            }
         }
     }
     Ok(())
@@ -417,6 +539,16 @@ async fn warm<S: Store>(st: &Arc<AppState<S>>) {
 /// times; the first tick folds every unfinished game to fill it), and drops finished games
 /// long unused.
 pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
+    // Of nodes sharing a store, only the lease holder runs the deadlines (exactly once
+    // rests on the request ids and expected seqs, not on the lease).
+    match st.store.lead().await {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(e) => {
+            eprintln!("ostrov-server: scheduler lease: {e}");
+            return;
+        }
+    }
     if !st.warm.swap(true, Ordering::AcqRel) {
         warm(st).await;
     }
@@ -443,6 +575,45 @@ pub fn spawn_scheduler<S: Store>(st: Arc<AppState<S>>) -> tokio::task::JoinHandl
             tick(&st).await;
         }
     })
+}
+
+/// Keeps this node's games up to date with what other nodes append, when the store is
+/// shared (PostgreSQL `LISTEN/NOTIFY`): each announced append is folded in (only the new
+/// events) and announced on [`AppState::changes`] (the pages' live updates); a game
+/// another node created is folded from its log. Nothing for a store only this node writes.
+pub fn spawn_watcher<S: Store>(st: Arc<AppState<S>>) -> Option<tokio::task::JoinHandle<()>> {
+    let mut heard = st.store.changes()?;
+    Some(tokio::spawn(async move {
+        while let Some(c) = heard.recv().await {
+            let ids = match c {
+                ostrov_store::Change::Appended { game_id, seq } => match st.game(game_id).await {
+                    Ok(g) if g.lock().await.live.seq >= seq => continue,
+                    _ => vec![game_id],
+                },
+                ostrov_store::Change::Missed => match st.store.games().await {
+                    Ok(rows) => rows.iter().map(|r| r.id).collect(),
+                    Err(e) => {
+                        eprintln!("ostrov-server: catching up: {e}");
+                        continue;
+                    }
+                },
+            };
+            for id in ids {
+                if let Err(e) = catch_up_game(&st, id).await {
+                    eprintln!("ostrov-server: catching up game {id}: {}", e.message());
+                }
+            }
+        }
+    }))
+}
+
+async fn catch_up_game<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(), ApiError> {
+    let game = match st.game(id).await {
+        Err(ApiError::NotFound) => return Ok(()), // its `created` entry is not stored yet
+        g => g?,
+    };
+    let mut slot = game.lock().await;
+    st.refresh(&mut slot).await
 }
 
 /// Largest accepted request body, in bytes.

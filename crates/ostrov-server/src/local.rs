@@ -1,11 +1,11 @@
-//! A whole server on a loopback port in its own runtime, over a real SQLite file, with a
-//! clock the caller moves: for tests and load measurements.
+//! A whole server on a loopback port in its own runtime, over a real SQLite file or a
+//! PostgreSQL database, with a clock the caller moves: for tests and load measurements.
 //!
 //! ```no_run
 //! use std::sync::Arc;
 //! use ostrov_server::local::{LocalServer, ManualClock};
 //! let clock = Arc::new(ManualClock::new(1_796_151_600));
-//! let server = LocalServer::start(std::path::Path::new("/tmp/t.db"), clock.clone()).unwrap();
+//! let server = LocalServer::start("/tmp/t.db", clock.clone()).unwrap();
 //! let mut c = server.client();
 //! let r = c.get("/api/me").unwrap();
 //! assert_eq!(r.status, 401);
@@ -13,14 +13,13 @@
 //! ```
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
-use ostrov_store::SqliteStore;
+use ostrov_store::AnyStore;
 
 use crate::client::Client;
-use crate::{app, spawn_scheduler, AppState, Clock};
+use crate::{app, spawn_scheduler, spawn_watcher, AppState, Clock};
 
 /// A clock that stands still until moved.
 pub struct ManualClock(AtomicI64);
@@ -50,19 +49,21 @@ pub struct LocalServer {
 }
 
 impl LocalServer {
-    /// Opens (or creates) the database at `db`, folds every game in it, starts the
-    /// scheduler and serves on a free loopback port.
-    pub fn start(db: &Path, clock: Arc<dyn Clock>) -> Result<LocalServer, String> {
+    /// Opens (or creates) the database `db` names (a SQLite file path, or a `postgres://`
+    /// URL), folds every game in it, starts the scheduler (and, on a shared store, the
+    /// watcher of other nodes' appends) and serves on a free loopback port.
+    pub fn start(db: &str, clock: Arc<dyn Clock>) -> Result<LocalServer, String> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .map_err(|e| e.to_string())?;
-        let path = db.to_str().ok_or("the database path is not UTF-8")?.to_string();
+        let db = db.to_string();
         let addr = rt.block_on(async move {
-            let store = SqliteStore::open(&path).await.map_err(|e| e.to_string())?;
+            let store = AnyStore::open(&db).await.map_err(|e| e.to_string())?;
             let state = Arc::new(AppState::load(store, clock).await?);
             spawn_scheduler(state.clone());
+            spawn_watcher(state.clone());
             let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
             let addr = l.local_addr().map_err(|e| e.to_string())?;
             tokio::spawn(async move {

@@ -6,6 +6,14 @@
 
 mod support;
 
+support::both_stores!(
+    malformed_bodies_get_400_json_everywhere,
+    wrong_types_missing_and_unknown_fields,
+    unknown_and_malformed_ids,
+    unicode_junk_in_names_and_targets,
+    huge_numbers
+);
+
 use ostrov_server::client::{Client, Reply};
 use serde_json::{json, Value};
 use support::{ok, Server, HOUR, START};
@@ -78,7 +86,6 @@ fn post_paths(w: &World) -> Vec<(String, bool)> {
     v
 }
 
-#[test]
 fn malformed_bodies_get_400_json_everywhere() {
     let mut w = world();
     let big = format!("{{\"name\":\"{}\",\"act\":\"vote\",\"title\":\"x\",\"slots\":5}}", "я".repeat(100_000));
@@ -119,7 +126,6 @@ fn malformed_bodies_get_400_json_everywhere() {
     let _ = &mut w2;
 }
 
-#[test]
 fn wrong_types_missing_and_unknown_fields() {
     let mut w = world();
     let b = format!("/api/games/{}", w.id);
@@ -203,7 +209,6 @@ fn wrong_types_missing_and_unknown_fields() {
     assert!(g["history"].as_array().unwrap().is_empty() && g["paused"] == false, "{g}");
 }
 
-#[test]
 fn unknown_and_malformed_ids() {
     let mut w = world();
     let ids = [
@@ -299,7 +304,6 @@ fn unknown_and_malformed_ids() {
     }
 }
 
-#[test]
 fn unicode_junk_in_names_and_targets() {
     let mut w = world();
     let b = format!("/api/games/{}", w.id);
@@ -361,7 +365,6 @@ fn unicode_junk_in_names_and_targets() {
     assert_eq!(ok(&w.host.get(&b).unwrap())["orders"].as_array().unwrap().len(), 0);
 }
 
-#[test]
 fn huge_numbers() {
     let mut w = world();
     let b = format!("/api/games/{}", w.id);

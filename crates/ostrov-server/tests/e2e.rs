@@ -8,6 +8,8 @@
 
 mod support;
 
+support::both_stores!(an_eight_player_game_through_the_api_replays_from_its_exported_game_file);
+
 use ostrov_server::client::Client;
 use serde_json::{json, Value};
 use support::{ok, Server, HOUR, START};
@@ -27,7 +29,6 @@ fn living(view: &Value) -> Vec<String> {
         .collect()
 }
 
-#[test]
 fn an_eight_player_game_through_the_api_replays_from_its_exported_game_file() {
     let mut server = Server::start();
     let clock = server.clock.clone();

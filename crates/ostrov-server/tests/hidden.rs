@@ -14,6 +14,8 @@
 
 mod support;
 
+support::both_stores!(nobody_sees_what_they_may_not);
+
 use std::collections::BTreeMap;
 
 use ostrov_server::client::{Client, Reply};
@@ -495,7 +497,6 @@ fn refused_orders(g: &mut Game, t: &BTreeMap<String, Truth>) -> BTreeMap<String,
     out
 }
 
-#[test]
 fn nobody_sees_what_they_may_not() {
     let mut g = start();
     let t = g.truth();

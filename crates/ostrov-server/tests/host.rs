@@ -4,10 +4,11 @@
 
 mod support;
 
+support::both_stores!(the_host_fixes_answers_pauses_removes_resolves_and_extends);
+
 use serde_json::json;
 use support::{error, ok, Server, HOUR as H, START};
 
-#[test]
 fn the_host_fixes_answers_pauses_removes_resolves_and_extends() {
     let server = Server::start();
     let clock = server.clock.clone();

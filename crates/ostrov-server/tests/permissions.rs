@@ -4,6 +4,14 @@
 
 mod support;
 
+support::both_stores!(
+    a_logged_out_client_gets_401_everywhere,
+    a_request_without_the_csrf_header_is_refused_on_every_post,
+    a_player_acts_only_for_themself,
+    nobody_acts_in_a_game_they_are_not_in,
+    the_host_endpoints_are_the_hosts
+);
+
 use ostrov_server::client::Client;
 use serde_json::{json, Value};
 use support::{error, ok, Server, HOUR, START};
@@ -96,7 +104,6 @@ fn assert_error_json(r: &ostrov_server::client::Reply, what: &str) {
     assert!(j["error"].is_string() && j["message"].is_string(), "{what}: not an error JSON: {}", r.body);
 }
 
-#[test]
 fn a_logged_out_client_gets_401_everywhere() {
     let w = world();
     let mut anon = w.server.client();
@@ -128,7 +135,6 @@ fn a_logged_out_client_gets_401_everywhere() {
     assert!(events.as_array().unwrap().iter().all(|e| e["kind"] != "order"), "{events}");
 }
 
-#[test]
 fn a_request_without_the_csrf_header_is_refused_on_every_post() {
     let w = world();
     let mut forged: Vec<Client> = vec![w.host.clone(), w.players[0].clone(), w.outsider.clone()];
@@ -158,7 +164,6 @@ fn a_request_without_the_csrf_header_is_refused_on_every_post() {
     assert!(g["history"].as_array().unwrap().is_empty());
 }
 
-#[test]
 fn a_player_acts_only_for_themself() {
     let mut w = world();
     let orders = format!("/api/games/{}/orders", w.id);
@@ -206,7 +211,6 @@ fn a_player_acts_only_for_themself() {
     assert!(ok(&w.players[1].get(&orders).unwrap())["orders"].as_array().unwrap().is_empty());
 }
 
-#[test]
 fn nobody_acts_in_a_game_they_are_not_in() {
     let mut w = world();
     w.server.clock.set(START + 10 * HOUR);
@@ -247,7 +251,6 @@ fn nobody_acts_in_a_game_they_are_not_in() {
     }
 }
 
-#[test]
 fn the_host_endpoints_are_the_hosts() {
     let mut w = world();
     w.server.clock.set(START + 10 * HOUR);

@@ -6,9 +6,17 @@
 //! writes them in one transaction, syncs once and only then answers each; a lone append
 //! under light load is written at once. Appends carry the sequence number the caller
 //! expects to be last ([`Store::append`]), so a store shared by several writers (the
-//! PostgreSQL one) refuses a stale append instead of interleaving it.
+//! PostgreSQL one) refuses a stale append instead of interleaving it. [`PgStore`] keeps
+//! the same guarantees in PostgreSQL, the shared store of several server nodes;
+//! [`AnyStore`] is either, chosen by the `--db` value at start.
 
+mod any;
+mod postgres;
+pub mod testdb;
 mod writer;
+
+pub use any::{is_postgres, AnyStore};
+pub use postgres::PgStore;
 
 use std::future::Future;
 use std::str::FromStr;
@@ -102,6 +110,16 @@ pub enum Appended {
     Conflict { last: i64 },
 }
 
+/// What another node appended, as a store that several nodes share announces it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// The game's log reached this sequence number.
+    Appended { game_id: i64, seq: i64 },
+    /// Announcements may have been lost (the listening connection was made again): every
+    /// game should be caught up from the log.
+    Missed,
+}
+
 /// The narrow storage interface the server uses. Game code sees only this.
 pub trait Store: Send + Sync + 'static {
     fn create_user(&self, name: &str, password_hash: &str) -> impl Future<Output = Result<i64>> + Send;
@@ -151,6 +169,32 @@ pub trait Store: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Appended>> + Send + 'static;
     /// The whole log of a game, in sequence order.
     fn events(&self, game_id: i64) -> impl Future<Output = Result<Vec<Event>>> + Send;
+    /// The log of a game after sequence number `after`, in order.
+    fn events_after(&self, game_id: i64, after: i64) -> impl Future<Output = Result<Vec<Event>>> + Send {
+        async move {
+            let mut all = self.events(game_id).await?;
+            all.retain(|e| e.seq > after);
+            Ok(all)
+        }
+    }
+
+    /// Whether other nodes may append to the same logs (PostgreSQL): then the server
+    /// waits for each append before the next of the game, and a conflict is folded in
+    /// and checked again, instead of pipelining.
+    fn shared(&self) -> bool {
+        false
+    }
+    /// What other nodes append, for a shared store (`None`: only this node writes). Call
+    /// inside the runtime: it spawns the listening task.
+    fn changes(&self) -> Option<tokio::sync::mpsc::Receiver<Change>> {
+        None
+    }
+    /// Whether this node holds the scheduler lease now (taking it if it is free): of the
+    /// nodes sharing a store, only the holder's scheduler runs the deadlines. One node
+    /// alone always holds it.
+    fn lead(&self) -> impl Future<Output = Result<bool>> + Send {
+        async { Ok(true) }
+    }
 }
 
 const MIGRATIONS: &[&str] = &[
@@ -232,6 +276,14 @@ impl SqliteStore {
                 .await?;
         }
         tx.commit().await?;
+        Ok(())
+    }
+
+    /// Writes a consistent copy of the whole database to the new file `out` while the
+    /// server runs (`VACUUM INTO`: one read transaction, so every event committed before
+    /// it is in the copy and none half-written).
+    pub async fn backup(&self, out: &str) -> Result<()> {
+        sqlx::query("VACUUM INTO ?").bind(out).execute(&self.pool).await?;
         Ok(())
     }
 
@@ -385,11 +437,16 @@ impl Store for SqliteStore {
     }
 
     async fn events(&self, game_id: i64) -> Result<Vec<Event>> {
+        self.events_after(game_id, 0).await
+    }
+
+    async fn events_after(&self, game_id: i64, after: i64) -> Result<Vec<Event>> {
         let rows = sqlx::query(
             "SELECT game_id, seq, at, author, client_request_id, kind, payload
-             FROM events WHERE game_id = ? ORDER BY seq",
+             FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
         )
         .bind(game_id)
+        .bind(after)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

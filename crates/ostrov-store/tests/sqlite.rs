@@ -168,3 +168,21 @@ async fn a_finished_game_keeps_its_summary() {
     s.finish_game(g, &json!({"day": 3})).await.unwrap();
     assert_eq!(s.games().await.unwrap()[0].finished, Some(json!({"day": 3})));
 }
+
+#[tokio::test]
+async fn a_backup_is_the_whole_database_taken_while_it_runs() {
+    let path = temp_db("backup");
+    let s = SqliteStore::open(&path).await.unwrap();
+    let u = s.create_user("host", "h").await.unwrap();
+    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    s.append(g, 0, ev(1, Some("r1"), "order")).await.unwrap();
+    let out = format!("{path}.backup");
+    s.backup(&out).await.unwrap();
+    s.append(g, 1, ev(2, None, "order")).await.unwrap();
+    let copy = SqliteStore::open(&out).await.unwrap();
+    assert_eq!(copy.events(g).await.unwrap().len(), 1, "the copy is the database at the backup");
+    assert_eq!(s.events_after(g, 1).await.unwrap().len(), 1);
+    assert!(!s.shared() && s.changes().is_none(), "one node alone: nothing to hear");
+    assert!(s.lead().await.unwrap(), "one node alone holds the lease");
+    assert!(s.backup(&out).await.is_err(), "an existing file is not overwritten");
+}

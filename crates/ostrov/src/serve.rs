@@ -1,21 +1,24 @@
-//! `ostrov serve`: the game server over an embedded SQLite database.
+//! `ostrov serve`: the game server over an embedded SQLite database, or as one of several
+//! nodes over one PostgreSQL database (docs/DEPLOY.md).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args as ClapArgs;
-use ostrov_server::{app, spawn_scheduler, AppState, Clock, FileClock, SystemClock};
-use ostrov_store::SqliteStore;
+use ostrov_server::{app, spawn_scheduler, spawn_watcher, AppState, Clock, FileClock, SystemClock};
+use ostrov_store::AnyStore;
 
 use crate::Failure;
 
-/// Serve games over HTTP: the JSON API under /api/ (crates/ostrov-server/API.md), with an
-/// embedded SQLite database created and migrated on first start.
+/// Serve games over HTTP: the JSON API under /api/ (crates/ostrov-server/API.md), over an
+/// embedded SQLite database (created and migrated on first start) or a PostgreSQL database
+/// shared by several nodes.
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The database file.
+    /// The database: a SQLite file path, or postgres://user@host/dbname (then any number
+    /// of nodes may serve the same database at once).
     #[arg(long, default_value = "ostrov.db")]
-    db: PathBuf,
+    db: String,
     /// The address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     bind: String,
@@ -27,19 +30,41 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failure> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async move {
-        let path = a.db.to_str().ok_or_else(|| Failure(format!("{}: the path is not UTF-8", a.db.display())))?;
-        let store = SqliteStore::open(path).await.map_err(|e| Failure(format!("{}: {e}", a.db.display())))?;
+        let store = AnyStore::open(&a.db).await.map_err(|e| Failure(format!("{}: {e}", a.db)))?;
+        let kind = store.kind();
         let clock: Arc<dyn Clock> = match a.clock_file {
             Some(f) => Arc::new(FileClock(f)),
             None => Arc::new(SystemClock),
         };
         let state = Arc::new(AppState::load(store, clock).await.map_err(Failure)?);
         spawn_scheduler(state.clone());
+        spawn_watcher(state.clone());
         let listener = tokio::net::TcpListener::bind(&a.bind)
             .await
             .map_err(|e| Failure(format!("cannot listen on {}: {e}", a.bind)))?;
         let addr = listener.local_addr()?;
-        println!("Ostrov serves on http://{addr}/ (database {})", a.db.display());
+        println!("Ostrov serves on http://{addr}/ (database {}, {kind})", shown(&a.db));
         axum::serve(listener, app(state)).await.map_err(|e| Failure(format!("server stopped: {e}")))
     })
+}
+
+/// The database as it may be printed: a URL without its password.
+fn shown(db: &str) -> String {
+    match (db.find("://"), db.rfind('@')) {
+        (Some(i), Some(at)) if at > i => match db[i + 3..at].split_once(':') {
+            Some((user, _)) => format!("{}{user}:***{}", &db[..i + 3], &db[at..]),
+            None => db.to_string(),
+        },
+        _ => db.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_password_in_the_database_url_is_not_printed() {
+        assert_eq!(super::shown("postgres://u:secret@h/db"), "postgres://u:***@h/db");
+        assert_eq!(super::shown("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(super::shown("/var/lib/ostrov/ostrov.db"), "/var/lib/ostrov/ostrov.db");
+    }
 }

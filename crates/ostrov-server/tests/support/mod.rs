@@ -1,16 +1,25 @@
 //! Shared test support: a whole server on a loopback port over a fresh SQLite file in a
-//! temporary directory, with a clock the test moves.
+//! temporary directory (or a fresh PostgreSQL database), with a clock the test moves.
 //!
 //! ```ignore
 //! mod support;
-//! let server = support::Server::start();
-//! server.clock.set(support::START);
-//! let mut c = server.client();
+//! support::both_stores!(a_test);
+//! fn a_test() {
+//!     let server = support::Server::start();
+//!     server.clock.set(support::START);
+//!     let mut c = server.client();
+//! }
 //! ```
+//!
+//! `both_stores!` makes each test body two tests, `a_test::sqlite` and
+//! `a_test::postgres`; the second runs when `OSTROV_TEST_PG` names a PostgreSQL server
+//! (ostrov_store::testdb) and passes without running otherwise (the store crate's tests
+//! print the one line saying so).
 #![allow(dead_code)]
 
 pub mod browser;
 
+use std::cell::Cell;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,6 +27,7 @@ use std::sync::Arc;
 
 use ostrov_server::client::{Client, Reply};
 use ostrov_server::local::LocalServer;
+use ostrov_store::testdb::{self, TestDb};
 use serde_json::{json, Value};
 
 /// The test clock: Unix seconds, moved by `set` / `advance`.
@@ -27,16 +37,61 @@ pub type TestClock = ostrov_server::local::ManualClock;
 pub const START: i64 = 1_796_151_600;
 pub const HOUR: i64 = 3600;
 
-/// A running server; dropping it stops it and removes its directory.
+/// The store a test body runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Db {
+    Sqlite,
+    Postgres,
+}
+
+thread_local! {
+    static DB: Cell<Db> = const { Cell::new(Db::Sqlite) };
+}
+
+/// Runs `body` with every [`Server::start`] in it on `db`; a PostgreSQL run without
+/// `OSTROV_TEST_PG` returns at once.
+pub fn with_store(db: Db, body: fn()) {
+    if db == Db::Postgres && std::env::var(testdb::VAR).map_or(true, |v| v.is_empty()) {
+        return;
+    }
+    DB.with(|d| d.set(db));
+    body();
+}
+
+/// `both_stores!(a, b)`: the test bodies `fn a()` and `fn b()` (no `#[test]` of their
+/// own) become the tests `a::sqlite`, `a::postgres`, `b::sqlite`, `b::postgres`.
+#[allow(unused_macros)]
+macro_rules! both_stores {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[test]
+            fn sqlite() {
+                super::support::with_store(super::support::Db::Sqlite, super::$name)
+            }
+            #[test]
+            fn postgres() {
+                super::support::with_store(super::support::Db::Postgres, super::$name)
+            }
+        }
+    )*};
+}
+#[allow(unused_imports)]
+pub(crate) use both_stores;
+
+/// A running server; dropping it stops it and removes its directory (or database).
 pub struct Server {
     pub addr: SocketAddr,
     pub clock: Arc<TestClock>,
     pub dir: PathBuf,
+    /// What `--db` would be: the SQLite file, or the PostgreSQL URL.
+    pub db: String,
     inner: Option<LocalServer>,
+    pg: Option<TestDb>,
 }
 
 impl Server {
-    /// A server over an empty database; the clock stands at [`START`] minus an hour.
+    /// A server over an empty database (of the store [`with_store`] chose); the clock
+    /// stands at [`START`] minus an hour.
     pub fn start() -> Server {
         static N: AtomicU64 = AtomicU64::new(0);
         let dir = std::env::temp_dir().join(format!(
@@ -47,8 +102,22 @@ impl Server {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a temporary directory");
         let clock = Arc::new(TestClock::new(START - HOUR));
-        let inner = LocalServer::start(&dir.join("ostrov.db"), clock.clone()).expect("the server starts");
-        Server { addr: inner.addr, clock, dir, inner: Some(inner) }
+        let pg = match DB.with(Cell::get) {
+            Db::Sqlite => None,
+            Db::Postgres => Some(TestDb::create("server").expect("OSTROV_TEST_PG is set")),
+        };
+        let db = match &pg {
+            Some(pg) => pg.url.clone(),
+            None => dir.join("ostrov.db").to_str().expect("a UTF-8 path").to_string(),
+        };
+        let inner = LocalServer::start(&db, clock.clone()).expect("the server starts");
+        Server { addr: inner.addr, clock, dir, db, inner: Some(inner), pg }
+    }
+
+    /// Another node over the same database (PostgreSQL) with its own clock: any node
+    /// serves any game.
+    pub fn node(&self, clock: Arc<TestClock>) -> LocalServer {
+        LocalServer::start(&self.db, clock).expect("another node starts")
     }
 
     /// Stops the server and starts it again on the same database and clock: it folds every
@@ -57,7 +126,7 @@ impl Server {
         if let Some(inner) = self.inner.take() {
             inner.stop();
         }
-        let inner = LocalServer::start(&self.dir.join("ostrov.db"), self.clock.clone()).expect("the server restarts");
+        let inner = LocalServer::start(&self.db, self.clock.clone()).expect("the server restarts");
         self.addr = inner.addr;
         self.inner = Some(inner);
     }
@@ -89,7 +158,10 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        drop(self.inner.take());
+        if let Some(inner) = self.inner.take() {
+            inner.stop();
+        }
+        drop(self.pg.take());
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

@@ -1,0 +1,165 @@
+//! The PostgreSQL store keeps the SQLite store's guarantees: versioned migrations run on
+//! start (once, however many nodes start together), append-only events refused even to raw
+//! SQL, `(game, seq)` ordered per game, a request id once per game, optimistic appends
+//! that report the conflict, and an announcement of every append on `LISTEN`. These need
+//! a PostgreSQL server named by `OSTROV_TEST_PG` (see `ostrov_store::testdb`); without it
+//! they skip, and `postgres_tests_need_the_server_variable` says so in one line.
+
+use ostrov_store::testdb::{self, TestDb};
+use ostrov_store::{AnyStore, Appended, Change, NewEvent, PgStore, Store, StoreError};
+use serde_json::json;
+
+fn ev(at: i64, req: Option<&str>, kind: &str) -> NewEvent {
+    NewEvent {
+        at,
+        author: Some(1),
+        client_request_id: req.map(str::to_string),
+        kind: kind.to_string(),
+        payload: json!({"k": kind, "text": "Ёжик «в тумане»"}),
+    }
+}
+
+#[test]
+fn postgres_tests_need_the_server_variable() {
+    if std::env::var(testdb::VAR).is_err() {
+        testdb::skipped_once();
+    }
+}
+
+#[tokio::test]
+async fn migrates_once_even_when_nodes_start_together() {
+    let Some(db) = TestDb::create("migrate") else { return };
+    let opens: Vec<_> = (0..4).map(|_| tokio::spawn(PgStore::open_owned(db.url.clone()))).collect();
+    for o in opens {
+        o.await.unwrap().unwrap();
+    }
+    let s = PgStore::open(&db.url).await.unwrap();
+    let versions: Vec<i64> =
+        sqlx::query_scalar("SELECT version FROM schema_version ORDER BY version").fetch_all(s.pool()).await.unwrap();
+    assert_eq!(versions, (1..=versions.len() as i64).collect::<Vec<_>>(), "each migration once");
+    // `--db postgres://…` picks this store.
+    assert_eq!(AnyStore::open(&db.url).await.unwrap().kind(), "PostgreSQL");
+}
+
+#[tokio::test]
+async fn users_sessions_games() {
+    let Some(db) = TestDb::create("users") else { return };
+    let s = PgStore::open(&db.url).await.unwrap();
+    let u = s.create_user("Вика", "hash").await.unwrap();
+    assert!(matches!(s.create_user("Вика", "x").await, Err(StoreError::Conflict(_))));
+    assert_eq!(s.user_by_name("Вика").await.unwrap().unwrap().id, u);
+    assert_eq!(s.user_by_id(u).await.unwrap().unwrap().name, "Вика");
+    s.create_session("tok", u, 100).await.unwrap();
+    assert_eq!(s.session_user("tok", 50).await.unwrap(), Some(u));
+    assert_eq!(s.session_user("tok", 100).await.unwrap(), None, "expired");
+    s.delete_session("tok").await.unwrap();
+    assert_eq!(s.session_user("tok", 50).await.unwrap(), None);
+    let g = s.create_game("Остров", u, "inv1", &json!({"slots": 8}), 7).await.unwrap();
+    let row = s.game(g).await.unwrap().unwrap();
+    assert_eq!((row.setup, row.created_at, row.host_id), (json!({"slots": 8}), 7, u));
+    assert_eq!(s.game_by_invite("inv1").await.unwrap().unwrap().id, g);
+    assert!(s.game(999).await.unwrap().is_none());
+    assert!(matches!(s.create_game("b", u, "inv1", &json!({}), 0).await, Err(StoreError::Conflict(_))));
+    assert_eq!(s.games().await.unwrap().len(), 1);
+    // PostgreSQL text holds no NUL: such a key is simply in no row.
+    assert!(s.user_by_name("Ви\0ка").await.unwrap().is_none());
+    assert!(s.game_by_invite("inv\0").await.unwrap().is_none());
+    assert!(s.session_user("t\0k", 0).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
+    let Some(db) = TestDb::create("events") else { return };
+    let s = PgStore::open(&db.url).await.unwrap();
+    let u = s.create_user("host", "h").await.unwrap();
+    let g1 = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    let g2 = s.create_game("b", u, "i2", &json!({}), 0).await.unwrap();
+    assert_eq!(s.append(g1, 0, ev(1, Some("r1"), "order")).await.unwrap(), Appended::New(1));
+    assert_eq!(s.append(g1, 1, ev(2, None, "resolve")).await.unwrap(), Appended::New(2));
+    assert_eq!(s.append(g1, 2, ev(3, Some("r1"), "order")).await.unwrap(), Appended::Duplicate(1));
+    assert_eq!(s.append(g2, 0, ev(3, Some("r1"), "order")).await.unwrap(), Appended::New(1));
+    drop(s);
+    let s = PgStore::open(&db.url).await.unwrap();
+    let log = s.events(g1).await.unwrap();
+    assert_eq!(log.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(log[0].payload, json!({"k": "order", "text": "Ёжик «в тумане»"}));
+    assert_eq!((log[0].author, log[0].at), (Some(1), 1));
+    assert_eq!(log[1].client_request_id, None);
+    assert_eq!(s.events_after(g1, 1).await.unwrap().iter().map(|e| e.seq).collect::<Vec<_>>(), vec![2]);
+    // Raw SQL cannot rewrite history either.
+    for sql in ["UPDATE events SET kind = 'x'", "DELETE FROM events", "TRUNCATE events"] {
+        let e = sqlx::query(sql).execute(s.pool()).await.expect_err(sql).to_string();
+        assert!(e.contains("append-only"), "{sql}: {e}");
+    }
+    assert_eq!(s.events(g1).await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn an_append_checked_against_an_old_seq_is_a_conflict() {
+    let Some(db) = TestDb::create("conflict") else { return };
+    let s = PgStore::open(&db.url).await.unwrap();
+    let u = s.create_user("host", "h").await.unwrap();
+    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
+    assert_eq!(s.append(g, 1, ev(1, Some("a"), "order")).await.unwrap(), Appended::New(2));
+    // Another node, still at seq 1, appends: refused, told where the log is.
+    assert_eq!(s.append(g, 1, ev(1, Some("b"), "order")).await.unwrap(), Appended::Conflict { last: 2 });
+    // A resent request id is a duplicate, whatever seq it was checked against; -1 looks up.
+    assert_eq!(s.append(g, 1, ev(1, Some("a"), "order")).await.unwrap(), Appended::Duplicate(2));
+    assert_eq!(s.append(g, -1, ev(1, Some("a"), "lookup")).await.unwrap(), Appended::Duplicate(2));
+    assert_eq!(s.append(g, -1, ev(1, Some("z"), "lookup")).await.unwrap(), Appended::Conflict { last: 2 });
+    // Appends issued one after another without waiting are applied in call order.
+    let pipelined: Vec<_> = (2..6).map(|n| s.append(g, n, ev(1, Some(&format!("p{n}")), "order"))).collect();
+    for (n, p) in (2..6).zip(pipelined) {
+        assert_eq!(p.await.unwrap(), Appended::New(n + 1));
+    }
+    // Two nodes, twenty writers each, racing for the same seq: exactly one wins.
+    let other = PgStore::open(&db.url).await.unwrap();
+    let racing: Vec<_> = (0..40)
+        .map(|i| {
+            let node = if i % 2 == 0 { &s } else { &other };
+            node.append(g, 6, ev(1, Some(&format!("r{i}")), "order"))
+        })
+        .collect();
+    let mut won = 0;
+    for r in racing {
+        match r.await.unwrap() {
+            Appended::New(7) => won += 1,
+            Appended::Conflict { last: 7 } => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(won, 1);
+    assert_eq!(s.events(g).await.unwrap().len(), 7);
+    // A finished game's summary.
+    s.finish_game(g, &json!({"winner": "town"})).await.unwrap();
+    assert_eq!(s.game(g).await.unwrap().unwrap().finished, Some(json!({"winner": "town"})));
+}
+
+#[tokio::test]
+async fn another_node_hears_every_append_and_one_node_holds_the_lease() {
+    let Some(db) = TestDb::create("notify") else { return };
+    let a = PgStore::open(&db.url).await.unwrap();
+    let b = PgStore::open(&db.url).await.unwrap();
+    let mut heard = b.changes().expect("PostgreSQL announces appends");
+    assert_eq!(heard.recv().await, Some(Change::Missed), "listening starts with a catch-up");
+    let u = a.create_user("host", "h").await.unwrap();
+    let g = a.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    for i in 0..3 {
+        a.append(g, i, ev(i, None, "order")).await.unwrap();
+    }
+    for seq in 1..=3 {
+        let c = tokio::time::timeout(std::time::Duration::from_secs(2), heard.recv()).await.expect("in time");
+        assert_eq!(c, Some(Change::Appended { game_id: g, seq }));
+    }
+    // The scheduler lease: one holder; it passes on when the holder goes away.
+    assert!(a.lead().await.unwrap());
+    assert!(a.lead().await.unwrap(), "kept");
+    assert!(!b.lead().await.unwrap());
+    drop(a);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !b.lead().await.unwrap() {
+        assert!(std::time::Instant::now() < until, "the lease did not pass on");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
