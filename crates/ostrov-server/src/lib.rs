@@ -70,7 +70,7 @@ impl Clock for FileClock {
 /// A game in memory: its fold and the client request ids already in its log.
 pub struct Slot {
     pub live: Live,
-    pub requests: HashMap<String, i64>,
+    pub requests: HashMap<String, Seen>,
     /// Which fold this is: a failure of an append staged on an older fold is already
     /// repaired by the refold since. Unique across the server.
     pub epoch: u64,
@@ -82,7 +82,7 @@ static EPOCHS: AtomicU64 = AtomicU64::new(1);
 
 impl Slot {
     /// A game folded from its whole log (up to `live.seq`, all of it durable).
-    pub fn new(live: Live, requests: HashMap<String, i64>) -> Slot {
+    pub fn new(live: Live, requests: HashMap<String, Seen>) -> Slot {
         let durable = Arc::new(AtomicI64::new(live.seq));
         Slot { live, requests, epoch: EPOCHS.fetch_add(1, Ordering::Relaxed), durable }
     }
@@ -100,11 +100,64 @@ impl Slot {
             self.live.seq = e.seq;
             self.durable.fetch_max(e.seq, Ordering::AcqRel);
             if let Some(r) = e.client_request_id {
-                self.requests.insert(r, e.seq);
+                let days = self.live.days.len();
+                self.requests.insert(r, Seen { seq: e.seq, days, hash: e.request_hash });
             }
         }
         Ok(())
     }
+}
+
+/// A client request id already in a game's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// The log entry it made.
+    pub seq: i64,
+    /// How many days had opened when it was sent: an id sent again on a later day is reused.
+    pub days: usize,
+    /// The digest of the request ([`ClientRequest::hash`]); `None` for entries stored
+    /// before digests were kept.
+    pub hash: Option<String>,
+}
+
+/// A client request id with the digest of what the request asked: resending the same id
+/// with the same request is a no-op; with another request it is refused
+/// (`request_id_reused`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientRequest {
+    pub id: String,
+    pub hash: String,
+}
+
+impl ClientRequest {
+    /// The request `what` (the route and its body without the id) under the id `id`.
+    pub fn new(id: String, what: &serde_json::Value) -> ClientRequest {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(what.to_string().as_bytes());
+        let hash = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+        ClientRequest { id, hash }
+    }
+
+    /// An id that names what it does (a scheduler step, a form's flag): nothing else to
+    /// compare.
+    pub fn named(id: String) -> ClientRequest {
+        ClientRequest { id, hash: String::new() }
+    }
+}
+
+/// The log entry of a request id already in the game's log: `Ok(Some(seq))` when it is the
+/// same request (a resend), 409 `request_id_reused` when the id came with another request
+/// or on an earlier day, `Ok(None)` for a new id.
+pub fn seen(slot: &Slot, r: &ClientRequest) -> Result<Option<i64>, ApiError> {
+    let Some(s) = slot.requests.get(&r.id) else { return Ok(None) };
+    let same = s.hash.as_ref().is_none_or(|h| *h == r.hash) && s.days == slot.live.days.len();
+    if !same {
+        return Err(ApiError::Conflict(
+            "request_id_reused",
+            "Этот request_id уже использован для другого запроса: для нового запроса нужен новый request_id.".into(),
+        ));
+    }
+    Ok(Some(s.seq))
 }
 
 /// The fold of a game's whole stored log; `None` for a game with an empty log (its row was
@@ -116,11 +169,16 @@ pub async fn fold_stored<S: Store>(store: &S, id: i64, host: i64) -> Result<Opti
     }
     let mut log = Vec::with_capacity(events.len());
     let mut requests = HashMap::new();
+    let mut days = 0;
     for e in &events {
-        log.push((e.at, GameEvent::join(&e.kind, &e.payload)?));
+        let ev = GameEvent::join(&e.kind, &e.payload)?;
         if let Some(r) = &e.client_request_id {
-            requests.insert(r.clone(), e.seq);
+            requests.insert(r.clone(), Seen { seq: e.seq, days, hash: e.request_hash.clone() });
         }
+        if matches!(ev, GameEvent::Started { .. } | GameEvent::Opened { .. }) {
+            days += 1;
+        }
+        log.push((e.at, ev));
     }
     let live = Live::fold(id, host, &log)?;
     Ok(Some(Slot::new(live, requests)))
@@ -287,14 +345,29 @@ pub async fn commit<S: Store>(
     request: Option<String>,
     now: i64,
 ) -> Result<Staged, ApiError> {
+    commit_request(st, slot, ev, author, request.map(ClientRequest::named), now).await
+}
+
+/// [`commit`] with a request id and the digest of its request: a resend of the id with
+/// another request is refused (409 `request_id_reused`).
+pub async fn commit_request<S: Store>(
+    st: &Arc<AppState<S>>,
+    slot: &mut Slot,
+    ev: GameEvent,
+    author: Option<i64>,
+    request: Option<ClientRequest>,
+    now: i64,
+) -> Result<Staged, ApiError> {
     st.repair(slot).await?;
     if st.store.shared() {
         return commit_shared(st, slot, ev, author, request, now).await.map(|c| Staged(StagedWait::Done(c)));
     }
     let id = slot.live.id;
     let (kind, payload) = ev.split();
-    if let Some((r, &seq)) = request.as_ref().and_then(|r| slot.requests.get_key_value(r)) {
-        return Ok(durable_request(st, slot, r.clone(), seq));
+    if let Some(r) = &request {
+        if let Some(seq) = seen(slot, r)? {
+            return Ok(durable_request(st, slot, r.id.clone(), seq));
+        }
     }
     // An order is checked by the engine without copying the game; any other event is
     // applied to a copy first. Either way nothing is stored that the fold would refuse.
@@ -318,10 +391,15 @@ pub async fn commit<S: Store>(
     slot.live.seq = seq;
     st.games.note(&slot.live);
     let ended = (was_over != (slot.live.status == Status::Over)).then(|| registry::Summary::of(&slot.live));
-    if let Some(r) = &request {
-        slot.requests.insert(r.clone(), seq);
-    }
-    let new = NewEvent { at: now, author, client_request_id: request, kind, payload };
+    let days = slot.live.days.len();
+    let (client_request_id, request_hash) = match request {
+        Some(r) => {
+            slot.requests.insert(r.id.clone(), Seen { seq, days, hash: Some(r.hash.clone()) });
+            (Some(r.id), Some(r.hash))
+        }
+        None => (None, None),
+    };
+    let new = NewEvent { at: now, author, client_request_id, request_hash, kind, payload };
     let pending = st.store.append(id, expected, new);
     let _ = st.changes.send(id);
     let (st, epoch, durable) = (st.clone(), slot.epoch, slot.durable.clone());
@@ -360,14 +438,14 @@ async fn commit_shared<S: Store>(
     slot: &mut Slot,
     ev: GameEvent,
     author: Option<i64>,
-    request: Option<String>,
+    request: Option<ClientRequest>,
     now: i64,
 ) -> Result<Committed, ApiError> {
     let id = slot.live.id;
     let (kind, payload) = ev.split();
     for _ in 0..RETRIES {
         // In memory means durable here: memory only takes what the log holds.
-        if let Some(&seq) = request.as_ref().and_then(|r| slot.requests.get(r)) {
+        if let Some(seq) = request.as_ref().map(|r| seen(slot, r)).transpose()?.flatten() {
             return Ok(Committed::Duplicate(seq));
         }
         // Checked without changing memory (an order by the engine's check, anything else
@@ -386,7 +464,8 @@ async fn commit_shared<S: Store>(
         let new = NewEvent {
             at: now,
             author,
-            client_request_id: request.clone(),
+            client_request_id: request.as_ref().map(|r| r.id.clone()),
+            request_hash: request.as_ref().map(|r| r.hash.clone()),
             kind: kind.clone(),
             payload: payload.clone(),
         };
@@ -405,7 +484,8 @@ async fn commit_shared<S: Store>(
                 slot.live.seq = seq;
                 slot.durable.fetch_max(seq, Ordering::AcqRel);
                 if let Some(r) = &request {
-                    slot.requests.insert(r.clone(), seq);
+                    let days = slot.live.days.len();
+                    slot.requests.insert(r.id.clone(), Seen { seq, days, hash: Some(r.hash.clone()) });
                 }
                 let _ = st.changes.send(id);
                 return Ok(Committed::New(seq));
@@ -440,6 +520,7 @@ pub fn durable_request<S: Store>(st: &Arc<AppState<S>>, slot: &Slot, request: St
         at: 0,
         author: None,
         client_request_id: Some(request),
+        request_hash: None,
         kind: "lookup".into(),
         payload: serde_json::Value::Null,
     };
@@ -470,30 +551,85 @@ pub async fn palms_penalties<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, n
     Ok(())
 }
 
+/// A scheduler step that could not run: which, and why.
+#[derive(Debug)]
+pub struct StepFailed {
+    /// The step, in Russian ("подведение итогов дня 2").
+    pub step: String,
+    pub error: ApiError,
+}
+
+impl StepFailed {
+    /// What the host is shown: the step and the reason (never an internal detail).
+    pub fn reason(&self) -> String {
+        let why = match &self.error {
+            ApiError::Internal(_) | ApiError::NotSaved(_) => {
+                "внутренняя ошибка сервера; сервер повторяет попытку".to_string()
+            }
+            e => e.message(),
+        };
+        format!("Не удалось выполнить шаг «{}»: {why}", self.step)
+    }
+
+    /// What the server's log gets: the reason with the internal detail.
+    pub fn detail(&self) -> String {
+        match &self.error {
+            ApiError::Internal(d) | ApiError::NotSaved(d) => format!("{}: {d}", self.step),
+            e => format!("{}: {}", self.step, e.message()),
+        }
+    }
+}
+
 /// Runs every scheduler step of a game that is due at `now` (the 13:00 stage, the
 /// resolution, the next opening), each exactly once: its request id names the step. Each
 /// step is durable before the next is staged (they are rare; the lock is held).
-pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64) -> Result<(), ApiError> {
-    st.repair(slot).await?;
+pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64) -> Result<(), StepFailed> {
+    st.repair(slot).await.map_err(|error| StepFailed { step: "чтение журнала игры".into(), error })?;
     // Each step, and before a resolution each standing Palms bloom flag, is one entry.
     for _ in 0..8 + live::MAX_SLOTS {
         let Some(ev) = slot.live.due(now) else { return Ok(()) };
-        let rid = match &ev {
-            GameEvent::Midday { day } => format!("sched:midday:{day}"),
-            GameEvent::Resolved { day, .. } => format!("sched:resolve:{day}"),
-            GameEvent::Opened { day, .. } => format!("sched:open:{day}"),
-            GameEvent::Order { day, order } => format!("sched:palms:{day}:{}", order.target.as_deref().unwrap_or("")),
+        let (rid, step) = match &ev {
+            GameEvent::Midday { day } => (format!("sched:midday:{day}"), format!("промежуточный этап дня {day}")),
+            GameEvent::Resolved { day, .. } => (format!("sched:resolve:{day}"), format!("подведение итогов дня {day}")),
+            GameEvent::Opened { day, .. } => (format!("sched:open:{day}"), format!("открытие дня {day}")),
+            GameEvent::Order { day, order } => (
+                format!("sched:palms:{day}:{}", order.target.as_deref().unwrap_or("")),
+                format!("штраф за цветение пальм, день {day}"),
+            ),
             _ => return Ok(()),
         };
-        // A step already in the log: done here; on a shared store memory has caught up
-        // with it (another node ran it) and the next due step is looked at.
-        if let Committed::Duplicate(_) = commit(st, slot, ev, None, Some(rid), now).await?.durable().await? {
-            if !st.store.shared() {
-                return Ok(());
-            }
+        let done = match commit(st, slot, ev, None, Some(rid), now).await {
+            Ok(staged) => staged.durable().await,
+            Err(e) => Err(e),
+        };
+        match done {
+            // A step already in the log: done here; on a shared store memory has caught
+            // up with it (another node ran it) and the next due step is looked at.
+            Ok(Committed::Duplicate(_)) if !st.store.shared() => return Ok(()),
+            Ok(_) => {}
+            Err(error) => return Err(StepFailed { step, error }),
         }
     }
     Ok(())
+}
+
+/// Runs the game's due steps and keeps the outcome in [`Live::broken`]: a step that fails
+/// leaves the game readable (and open to the host's fixes), marked broken with the reason
+/// until the step runs. Returns the failure when it is new (to be logged once, not on
+/// every tick).
+pub async fn run_due<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64) -> Option<StepFailed> {
+    match advance(st, slot, now).await {
+        Ok(()) => {
+            slot.live.broken = None;
+            None
+        }
+        Err(f) => {
+            let reason = f.reason();
+            let new = slot.live.broken.as_deref() != Some(reason.as_str());
+            slot.live.broken = Some(reason);
+            new.then_some(f)
+        }
+    }
 }
 
 impl<S: Store> AppState<S> {
@@ -557,8 +693,8 @@ pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
         let Ok(game) = st.game(id).await else { continue };
         let mut slot = game.lock().await;
         let now = st.clock.now();
-        if let Err(e) = advance(st, &mut slot, now).await {
-            eprintln!("ostrov-server: scheduler, game {id}: {}", e.message());
+        if let Some(f) = run_due(st, &mut slot, now).await {
+            eprintln!("ostrov-server: scheduler, game {id}: {}", f.detail());
         }
         st.games.note(&slot.live);
     }

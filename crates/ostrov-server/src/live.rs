@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use ostrov_engine::{
-    fold_name, DayEntry, Game, GameFile, Match, OrderEntry, PlayerEntry, PlayerId, Refusal, Role, Roster, RulesEntry,
-    Winner, MIN_PLAYERS,
+    fold_name, Clock, DayEntry, Game, GameFile, Match, OrderEntry, PlayerEntry, PlayerId, Refusal, ResolveError, Role,
+    Roster, RulesEntry, Winner, MIN_PLAYERS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -258,6 +258,8 @@ pub struct DayTimes {
     pub deadline_at: i64,
     pub midday_done: bool,
     pub resolved_at: Option<i64>,
+    /// The game-day time of the day's latest order (00:00 before any).
+    pub last_at: Clock,
 }
 
 /// A host action the rules make public, for the game's history.
@@ -291,6 +293,9 @@ pub struct Live {
     pub file: GameFile,
     pub game: Option<Game>,
     pub m: Option<Match>,
+    /// The match as it stood just before the open day opened: a fix of the open day replays
+    /// only that day from here, so the days already resolved are never played again.
+    pub before_open: Option<Box<Match>>,
     pub days: Vec<DayTimes>,
     /// When the next day opens, between a resolution and the next opening.
     pub next_open_at: Option<i64>,
@@ -300,10 +305,37 @@ pub struct Live {
     pub posts: Vec<Posted>,
     /// The last sequence number folded.
     pub seq: i64,
+    /// Why the game cannot go on by itself, for the host: a scheduler step that fails (the
+    /// server retries it). Set by the server, not by the fold.
+    pub broken: Option<String>,
+    /// Stored entries that no longer apply (a log written by an older server that checked
+    /// less), skipped by the fold rather than stopping the game: for the host.
+    pub skipped: Vec<String>,
 }
 
 fn state(code: &'static str, msg: impl Into<String>) -> Refused {
     Refused::State(code, msg.into())
+}
+
+/// A stored order's `at`.
+fn at_of(v: &serde_json::Value) -> Option<Clock> {
+    v.as_str().and_then(Clock::parse)
+}
+
+/// Why the engine could not play a day, in Russian, for the host.
+pub fn resolve_error_ru(e: &ResolveError) -> String {
+    match e {
+        ResolveError::TieBreakNotTied { day, name, tied } => format!(
+            "день {day}: исправленный жребий ничьей называет «{name}», а в ничьей {tied}; \
+             исправьте tie_break (пустой список — жребий по зерну)"
+        ),
+        ResolveError::ChosenNotAlive { day, name } => {
+            format!("день {day}: «Выбери меня!» (chosen) называет «{name}», а этот игрок выбыл из игры")
+        }
+        ResolveError::BadDeal { day, ru, .. } => format!("день {day}: раздача Цунами (deal) не подходит: {ru}"),
+        ResolveError::AfterEnd { day, ended, .. } => format!("день {day}: игра уже окончена (в день {ended})"),
+        ResolveError::NoDay { day } => format!("день {day} не открыт"),
+    }
 }
 
 impl Live {
@@ -322,12 +354,15 @@ impl Live {
             file,
             game: None,
             m: None,
+            before_open: None,
             days: Vec::new(),
             next_open_at: None,
             paused_at: None,
             history: Vec::new(),
             posts: Vec::new(),
             seq: 0,
+            broken: None,
+            skipped: Vec::new(),
         })
     }
 
@@ -339,8 +374,15 @@ impl Live {
         let mut live = Live::new(id, host, config.clone())?;
         live.seq = 1;
         for (at, ev) in &log[1..] {
-            live.apply(ev, *at).map_err(|e| format!("game {id}, entry {}: {e:?}", live.seq + 1))?;
             live.seq += 1;
+            if let Err(e) = live.apply_checked(ev, *at) {
+                let why = match e {
+                    Refused::Rule(r) => r.ru().to_string(),
+                    Refused::State(_, m) => m,
+                };
+                eprintln!("ostrov-server: game {id}, log entry {}: does not apply, skipped: {why}", live.seq);
+                live.skipped.push(format!("Запись журнала №{} не применяется и пропущена: {why}", live.seq));
+            }
         }
         Ok(live)
     }
@@ -427,6 +469,19 @@ impl Live {
         self.m.as_ref().expect("a running game has a match").check(&o).map_err(Refused::Rule)
     }
 
+    /// [`Live::apply`], leaving the game as it was when the event is refused (an order is
+    /// checked by the engine first, anything else is applied to a copy).
+    pub fn apply_checked(&mut self, ev: &GameEvent, at: i64) -> Result<(), Refused> {
+        if let GameEvent::Order { day, order } = ev {
+            self.check_order(*day, order)?;
+            return self.apply(ev, at);
+        }
+        let mut next = self.clone();
+        next.apply(ev, at)?;
+        *self = next;
+        Ok(())
+    }
+
     /// Applies one event at time `at`. On an error nothing has changed that matters: the
     /// server applies events to a copy first and keeps it only when this succeeds.
     pub fn apply(&mut self, ev: &GameEvent, at: i64) -> Result<(), Refused> {
@@ -441,13 +496,16 @@ impl Live {
                 let entry = self.day_entry(*day).clone();
                 let plan = self.setup().plan(*day, &entry).map_err(|e| state("bad_fix", e.to_string()))?;
                 let m = self.m.as_mut().expect("a running game has a match");
-                m.open_day(&plan).map_err(|e| state("engine", e.to_string()))?;
+                let before = Box::new(m.clone());
+                m.open_day(&plan).map_err(|e| state("engine", resolve_error_ru(&e)))?;
+                self.before_open = Some(before);
                 self.days.push(DayTimes {
                     opened_at: at,
                     midday_at: *midday_at,
                     deadline_at: *deadline_at,
                     midday_done: false,
                     resolved_at: None,
+                    last_at: Clock(0),
                 });
                 self.next_open_at = None;
             }
@@ -459,10 +517,20 @@ impl Live {
                         Refusal::Late
                     }));
                 }
+                // A log written before `at` was kept in arrival order is put in order here:
+                // never earlier than the day's previous order (the same phase either way).
+                let mut order = order.clone();
+                let last = self.last_at(*day);
+                if order.at.as_ref().and_then(at_of).is_some_and(|a| a < last) {
+                    order.at = Some(serde_json::json!(last.to_string()));
+                }
+                let order = &order;
                 let o = self.setup().order(order).map_err(|e| state("bad_order", format!("Неверный приказ: {e}.")))?;
                 let m = self.m.as_mut().expect("a running game has a match");
                 m.submit(&o).map_err(Refused::Rule)?;
                 self.day_entry(*day).orders.push(order.clone());
+                let t = &mut self.days[*day as usize - 1];
+                t.last_at = t.last_at.max(o.at);
                 if order.act == "penalty" || order.act == "remove" {
                     let target = order.target.clone().unwrap_or_default();
                     let why = order.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
@@ -486,7 +554,8 @@ impl Live {
                     return Err(state("not_now", "Этот день уже подведён."));
                 }
                 let m = self.m.as_mut().expect("a running game has a match");
-                m.close_day().map_err(|e| state("engine", e.to_string()))?;
+                m.close_day().map_err(|e| state("engine", resolve_error_ru(&e)))?;
+                self.before_open = None;
                 let t = &mut self.days[*day as usize - 1];
                 t.midday_done = true;
                 t.resolved_at = Some(at);
@@ -630,6 +699,31 @@ impl Live {
         Ok(())
     }
 
+    /// A new seat's name as it will be shown ([`ostrov_engine::clean_name`]), checked
+    /// against the seats already taken by its skeleton: look-alikes (case, ё/е, Latin and
+    /// Cyrillic letters that look the same, full-width forms, invisible characters, NFD)
+    /// are one name, and the host's names (`host`, `ведущий`, `автор`) are reserved.
+    /// Checked when a player joins, not in the fold (an old log stays as it was).
+    pub fn seat_name(&self, name: &str) -> Result<String, Refused> {
+        if name.chars().any(crate::routes::invisible) {
+            return Err(state("bad_name", "Имя игрока не должно содержать невидимых и управляющих символов."));
+        }
+        let name = ostrov_engine::clean_name(name).map_err(|e| {
+            state("bad_name", format!("Неверное имя игрока: {e}. Нужно от 1 до 40 символов, с буквой или цифрой."))
+        })?;
+        let key = ostrov_engine::skeleton(&name);
+        if ["host", "ведущий", "автор"].iter().any(|r| ostrov_engine::skeleton(r) == key) {
+            return Err(state("bad_name", "Это имя зарезервировано за ведущим."));
+        }
+        if let Some(m) = self.members.iter().find(|m| ostrov_engine::skeleton(&m.name) == key) {
+            return Err(state(
+                "name_taken",
+                format!("Имя «{name}» в этой игре уже занято: оно совпадает с «{}» или выглядит так же.", m.name),
+            ));
+        }
+        Ok(name)
+    }
+
     fn join(&mut self, user: i64, name: &str) -> Result<(), Refused> {
         if self.status != Status::Lobby {
             return Err(state("started", "Игра уже началась: присоединиться нельзя."));
@@ -678,17 +772,33 @@ impl Live {
         let game = Game::from_file(&file).map_err(|e| state("bad_setup", e.to_string()))?;
         let mut m = Match::new(&game.setup, true);
         let (midday_at, deadline_at) = self.times.day_after_opening(at);
+        let before = Box::new(m.clone());
         m.open_day(&game.setup.plan(1, &DayEntry::default()).map_err(|e| state("bad_setup", e.to_string()))?)
-            .map_err(|e| state("engine", e.to_string()))?;
+            .map_err(|e| state("engine", resolve_error_ru(&e)))?;
+        self.before_open = Some(before);
         self.file = file;
         self.game = Some(game);
         self.m = Some(m);
         self.status = Status::Running;
         self.started_at = Some(at);
-        self.days.push(DayTimes { opened_at: at, midday_at, deadline_at, midday_done: false, resolved_at: None });
+        self.days.push(DayTimes {
+            opened_at: at,
+            midday_at,
+            deadline_at,
+            midday_done: false,
+            resolved_at: None,
+            last_at: Clock(0),
+        });
         Ok(())
     }
 
+    /// A host's fix of day `day`'s draws, checked against the state it will meet: for the
+    /// open day (Choose me! and Tsunami's deal only while it has no orders, the tie-breaks
+    /// until it is resolved) the day is replayed from its opening; for the next day its
+    /// opening is tried on a copy when nothing can change before it (no day open), and only
+    /// its tie-breaks may be fixed while today is still open. A day already resolved is
+    /// final (409 `day_resolved`), and so is an event the previous evening newspaper
+    /// announced (409 `event_announced`: only day 1's event can be fixed, O-SERVER-5).
     fn fix(&mut self, day: u32, fix: &Fix) -> Result<(), Refused> {
         if self.status != Status::Running {
             return Err(state("not_now", "Исправлять жребий можно только в идущей игре."));
@@ -698,21 +808,50 @@ impl Live {
         }
         let open = self.open_day();
         let next = self.days.len() as u32 + 1;
-        let ok = match open {
-            Some(d) if d == day => {
-                fix.only_ties() || self.file.days.get(d as usize - 1).is_none_or(|e| e.orders.is_empty())
-            }
-            Some(_) => false,
-            None => day == next,
-        };
-        if !ok {
+        if day >= 1 && day < next && open != Some(day) {
             return Err(state(
-                "not_now",
-                "Жребий можно исправить для открытого дня (событие, «Выбери меня!» и Цунами — пока нет ходов) \
-                 или для следующего дня до его начала.",
+                "day_resolved",
+                format!("День {day} уже подведён: его итоги и газеты окончательны, жребий этого дня изменить нельзя."),
             ));
         }
-        let entry = self.day_entry(day);
+        if day != next && open != Some(day) {
+            return Err(state(
+                "not_now",
+                format!(
+                    "Жребий можно исправить только для открытого дня или для следующего (дня {next}), а не для дня {day}."
+                ),
+            ));
+        }
+        if fix.event.is_some() && day >= 2 {
+            return Err(state(
+                "event_announced",
+                format!(
+                    "Событие дня {day} объявляет вечерняя газета дня {}: опубликованное не меняется, поэтому \
+                     событие можно исправить только в первый день, пока нет ни одного хода.",
+                    day - 1
+                ),
+            ));
+        }
+        if open == Some(day)
+            && !(fix.only_ties() || self.file.days.get(day as usize - 1).is_none_or(|e| e.orders.is_empty()))
+        {
+            return Err(state(
+                "not_now",
+                "Событие, «Выбери меня!» и раздачу Цунами открытого дня можно исправить, только пока нет ни одного хода: \
+                 они разыгрываются при открытии дня. Жребий ничьей можно исправить до подведения итогов.",
+            ));
+        }
+        if open.is_some() && day == next && !fix.only_ties() {
+            return Err(state(
+                "not_now",
+                format!(
+                    "«Выбери меня!» и раздачу Цунами дня {day} можно исправить после подведения итогов дня {}: \
+                     до тех пор неизвестно, кто будет жив.",
+                    day - 1
+                ),
+            ));
+        }
+        let mut entry = self.file.days.get(day as usize - 1).cloned().unwrap_or_default();
         if let Some(e) = &fix.event {
             entry.event = Some(e.clone());
         }
@@ -725,39 +864,100 @@ impl Live {
         if let Some(d) = &fix.deal {
             entry.deal = Some(d.clone());
         }
-        let entry = entry.clone();
-        self.setup().plan(day, &entry).map_err(|e| state("bad_fix", format!("Неверное исправление жребия: {e}.")))?;
+        let plan = self
+            .setup()
+            .plan(day, &entry)
+            .map_err(|e| state("bad_fix", format!("Неверное исправление жребия: {e}.")))?;
+        let m = self.m.as_ref().expect("a running game has a match");
+        // A tie-break names a living player (the dead are in no tie).
+        if let Some(p) = plan.tie_breaks.iter().find(|p| !m.state.alive(**p)) {
+            return Err(state(
+                "bad_fix",
+                format!(
+                    "Неверное исправление жребия: {} уже нет среди живых, а в ничьей бывают только живые.",
+                    m.state.name(*p)
+                ),
+            ));
+        }
+        // What the day will meet: the open day replayed from its opening, or the next day
+        // opened on a copy; while today is open only the names are checked (above).
+        let trial = if open == Some(day) {
+            Some(self.replayed(day, &entry)?)
+        } else if open.is_none() {
+            let mut m = m.clone();
+            m.open_day(&plan)
+                .map_err(|e| state("bad_fix", format!("Неверное исправление жребия: {}.", resolve_error_ru(&e))))?;
+            Some(m)
+        } else {
+            None
+        };
+        if let Some(t) = &trial {
+            let event = t.state.event;
+            if plan.chosen.is_some() && event != Some(ostrov_engine::Event::ChooseMe) {
+                return Err(state(
+                    "bad_fix",
+                    format!("В день {day} нет события «Выбери меня!»: исправлять chosen нечего."),
+                ));
+            }
+            if plan.deal.is_some() && event != Some(ostrov_engine::Event::Tsunami) {
+                return Err(state("bad_fix", format!("В день {day} нет Цунами: исправлять раздачу (deal) нечего.")));
+            }
+        }
+        *self.day_entry(day) = entry;
         if open == Some(day) {
-            self.replay()?;
+            self.m = trial;
         }
         Ok(())
     }
 
-    /// Rebuilds the match from the game file: the closed days played whole, the open day
-    /// opened with its orders and its 13:00 stage if it has run.
-    fn replay(&mut self) -> Result<(), Refused> {
-        let setup = self.setup().clone();
-        let mut m = Match::new(&setup, true);
-        for (i, t) in self.days.iter().enumerate() {
-            let n = i as u32 + 1;
-            let entry = self.file.days.get(i).cloned().unwrap_or_default();
-            let plan = setup.plan(n, &entry).map_err(|e| state("bad_fix", e.to_string()))?;
-            if t.resolved_at.is_some() {
-                m.play_day(&plan).map_err(|e| state("engine", e.to_string()))?;
-            } else {
-                let orders = plan.orders.clone();
-                let bare = ostrov_engine::DayPlan { orders: Vec::new(), ..plan };
-                m.open_day(&bare).map_err(|e| state("engine", e.to_string()))?;
-                for o in &orders {
-                    let _ = m.submit(o);
-                }
-                if t.midday_done {
-                    m.midday_stage();
-                }
-            }
+    /// The open day `day` played again from its opening with the day entry `entry`: its
+    /// orders in the order they arrived (the file's order), its 13:00 stage if it has run.
+    fn replayed(&self, day: u32, entry: &DayEntry) -> Result<Match, Refused> {
+        let setup = self.setup();
+        let base = self.before_open.as_ref().ok_or_else(|| state("not_now", "День ещё не открыт."))?;
+        let mut m = Match::clone(base);
+        let plan =
+            setup.plan(day, entry).map_err(|e| state("bad_fix", format!("Неверное исправление жребия: {e}.")))?;
+        let bare = ostrov_engine::DayPlan { orders: Vec::new(), ..plan.clone() };
+        m.open_day(&bare)
+            .map_err(|e| state("bad_fix", format!("Неверное исправление жребия: {}.", resolve_error_ru(&e))))?;
+        for o in &plan.orders {
+            let _ = m.submit(o);
         }
-        self.m = Some(m);
-        Ok(())
+        if self.days[day as usize - 1].midday_done {
+            m.midday_stage();
+        }
+        Ok(m)
+    }
+
+    /// The game-day time of the latest order of day `day` (00:00 before any).
+    fn last_at(&self, day: u32) -> Clock {
+        self.days.get(day as usize - 1).map_or(Clock(0), |t| t.last_at)
+    }
+
+    /// The open day and the game-day time (`at`) of an order arriving at `now`: the
+    /// schedule's wall-clock time in the day's phase ([`Times::clock`]), never earlier than
+    /// the day's previous order, so the game file's order by `at` is the order of arrival
+    /// whatever extensions and pauses moved the deadline (the engine takes equal times in
+    /// file order). `late` when no day is open or its deadline (with its grace minute) has
+    /// passed.
+    pub fn order_time(&self, now: i64) -> Result<(u32, Clock), Refused> {
+        let late = || Refused::Rule(if self.status == Status::Over { Refusal::GameOver } else { Refusal::Late });
+        let day = self.open_day().ok_or_else(late)?;
+        let t = &self.days[day as usize - 1];
+        let deadline = self.deadline(now).unwrap_or(t.deadline_at);
+        if now >= deadline + GRACE {
+            return Err(late());
+        }
+        Ok((day, self.times.clock(now, deadline, t.midday_done).max(self.last_at(day))))
+    }
+
+    /// The game file that replays the game: the days that have opened (a fix of the next
+    /// day, waiting for it to open, is not a day of the game yet).
+    pub fn exported(&self) -> GameFile {
+        let mut file = self.file.clone();
+        file.days.truncate(self.days.len());
+        file
     }
 
     /// The winner, once the game is over.

@@ -85,6 +85,12 @@ pub fn game(live: &Live, viewer: Viewer, now: i64) -> Value {
     });
     if viewer == Viewer::Host {
         v["setup"] = serde_json::to_value(&live.config).unwrap_or(Value::Null);
+        if let Some(b) = &live.broken {
+            v["broken"] = json!(b);
+        }
+        if !live.skipped.is_empty() {
+            v["skipped"] = json!(live.skipped);
+        }
     }
     let Some(m) = &live.m else { return v };
     let pack = match viewer {

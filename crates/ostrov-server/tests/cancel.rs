@@ -82,6 +82,9 @@ impl Store for Slow {
     async fn events(&self, game_id: i64) -> R<Vec<Event>> {
         self.inner.events(game_id).await
     }
+    async fn event(&self, game_id: i64, seq: i64) -> R<Option<Event>> {
+        self.inner.event(game_id, seq).await
+    }
 }
 
 struct Running {

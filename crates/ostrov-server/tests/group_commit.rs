@@ -144,8 +144,14 @@ fn a_failed_batch_answers_every_waiting_client_with_503_and_leaves_each_game_its
     // first wave's state while that waits for its sync).
     let store = run.state.store.clone();
     store.hold_batches(300);
-    let lookup =
-        NewEvent { at: 0, author: None, client_request_id: Some("x".into()), kind: "x".into(), payload: json!(null) };
+    let lookup = NewEvent {
+        at: 0,
+        author: None,
+        client_request_id: Some("x".into()),
+        request_hash: None,
+        kind: "x".into(),
+        payload: json!(null),
+    };
     let primer = store.append(a, -1, lookup);
     thread::sleep(Duration::from_millis(40));
     store.fail_next_batches(1);

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use ostrov_server::client::{Client, Reply};
 use serde_json::{json, Value};
-use support::{error, ok, Server, HOUR, START};
+use support::{error, no_events, ok, Server, HOUR, START};
 
 const NAMES: [&str; 9] = ["Агата", "Богдан", "Варвара", "Гордей", "Дарина", "Ефим", "Жанна", "Зиновий", "Илона"];
 const PASSIVE: [&str; 8] = ["trap", "poison_thorn", "totem", "handcuffs", "bomb", "black_glasses", "fang", "megaphone"];
@@ -82,6 +82,7 @@ impl Game {
         self.players[i].post(&path, body).unwrap()
     }
 
+    /// Day 1's event (the later days have none: every event has weight 0).
     fn fix_none(&mut self) {
         let r = self.host.post(&format!("{}/host/fix", self.base()), json!({"event": "none"})).unwrap();
         ok(&r);
@@ -96,7 +97,7 @@ fn start() -> Game {
         .post(
             "/api/games",
             json!({"title": "Тайны острова", "slots": 9, "setup": "werewolf=2,halfblood,seer,nurse,maniac",
-                   "deck": deck, "seed": 20261203u64}),
+                   "deck": deck, "seed": 20261203u64, "rules": {"events": no_events()}}),
         )
         .unwrap());
     let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
@@ -535,7 +536,6 @@ fn nobody_sees_what_they_may_not() {
     let t = g.truth();
     assert!(!t[&pass[0]].alive && !t[&pass[1]].alive, "{t:?}");
     sweep(&mut g, "day 1 resolved", &BTreeMap::new());
-    g.fix_none();
 
     // Day 2 opens at 22:00; 10:00 the next morning: the first werewolf is voted out.
     g.server.clock.set(START + 36 * HOUR);
@@ -553,7 +553,6 @@ fn nobody_sees_what_they_may_not() {
     assert!(!t[&wolves[0]].alive && !t[&nurse].alive, "{t:?}");
     assert_eq!(ok(&g.host.get(&g.base()).unwrap())["status"], "running");
     sweep(&mut g, "day 2 resolved", &BTreeMap::new());
-    g.fix_none();
 
     // Day 3: the host disqualifies the rest of the pack and resolves now: civilians win.
     g.server.clock.set(START + 49 * HOUR);

@@ -102,6 +102,9 @@ impl Store for AnyStore {
     async fn events_after(&self, game_id: i64, after: i64) -> Result<Vec<Event>> {
         each!(self, s => s.events_after(game_id, after).await)
     }
+    async fn event(&self, game_id: i64, seq: i64) -> Result<Option<Event>> {
+        each!(self, s => s.event(game_id, seq).await)
+    }
     fn shared(&self) -> bool {
         each!(self, s => s.shared())
     }

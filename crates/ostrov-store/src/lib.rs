@@ -85,6 +85,9 @@ pub struct Event {
     pub author: Option<i64>,
     /// Unique per game: a retried request with the same id is not appended twice.
     pub client_request_id: Option<String>,
+    /// A digest of the request that carried `client_request_id` (what the client sent,
+    /// without the id): a resend with the same id must carry the same request.
+    pub request_hash: Option<String>,
     pub kind: String,
     pub payload: serde_json::Value,
 }
@@ -95,6 +98,7 @@ pub struct NewEvent {
     pub at: i64,
     pub author: Option<i64>,
     pub client_request_id: Option<String>,
+    pub request_hash: Option<String>,
     pub kind: String,
     pub payload: serde_json::Value,
 }
@@ -195,6 +199,8 @@ pub trait Store: Send + Sync + 'static {
     fn lead(&self) -> impl Future<Output = Result<bool>> + Send {
         async { Ok(true) }
     }
+    /// One entry of a game's log by its sequence number (a primary-key lookup).
+    fn event(&self, game_id: i64, seq: i64) -> impl Future<Output = Result<Option<Event>>> + Send;
 }
 
 const MIGRATIONS: &[&str] = &[
@@ -232,6 +238,8 @@ const MIGRATIONS: &[&str] = &[
     "CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END",
     // The summary of a finished game (JSON), so a server can start without folding it.
     "ALTER TABLE games ADD COLUMN finished TEXT",
+    // A digest of the request that carried a client request id (older rows: NULL).
+    "ALTER TABLE events ADD COLUMN request_hash TEXT",
 ];
 
 /// SQLite implementation of [`Store`].
@@ -441,27 +449,37 @@ impl Store for SqliteStore {
     }
 
     async fn events_after(&self, game_id: i64, after: i64) -> Result<Vec<Event>> {
-        let rows = sqlx::query(
-            "SELECT game_id, seq, at, author, client_request_id, kind, payload
-             FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
-        )
-        .bind(game_id)
-        .bind(after)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                let payload: String = r.get("payload");
-                Ok(Event {
-                    game_id: r.get("game_id"),
-                    seq: r.get("seq"),
-                    at: r.get("at"),
-                    author: r.get("author"),
-                    client_request_id: r.get("client_request_id"),
-                    kind: r.get("kind"),
-                    payload: serde_json::from_str(&payload).map_err(|e| StoreError::Db(e.to_string()))?,
-                })
-            })
-            .collect()
+        let rows =
+            sqlx::query(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"))
+                .bind(game_id)
+                .bind(after)
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter().map(event_of).collect()
     }
+
+    async fn event(&self, game_id: i64, seq: i64) -> Result<Option<Event>> {
+        let r = sqlx::query(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq = ?"))
+            .bind(game_id)
+            .bind(seq)
+            .fetch_optional(&self.pool)
+            .await?;
+        r.as_ref().map(event_of).transpose()
+    }
+}
+
+const EVENT_COLUMNS: &str = "game_id, seq, at, author, client_request_id, request_hash, kind, payload";
+
+fn event_of(r: &sqlx::sqlite::SqliteRow) -> Result<Event> {
+    let payload: String = r.get("payload");
+    Ok(Event {
+        game_id: r.get("game_id"),
+        seq: r.get("seq"),
+        at: r.get("at"),
+        author: r.get("author"),
+        client_request_id: r.get("client_request_id"),
+        request_hash: r.get("request_hash"),
+        kind: r.get("kind"),
+        payload: serde_json::from_str(&payload).map_err(|e| StoreError::Db(e.to_string()))?,
+    })
 }

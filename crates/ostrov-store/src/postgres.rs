@@ -70,6 +70,9 @@ const MIGRATIONS: &[&str] = &[
      FOR EACH ROW EXECUTE FUNCTION events_notify()",
     // The summary of a finished game (JSON), so a server can start without folding it.
     "ALTER TABLE games ADD COLUMN finished TEXT",
+    // The digest of the request that made an entry, so a request id sent again with
+    // another request is told apart from a resend.
+    "ALTER TABLE events ADD COLUMN request_hash TEXT",
 ];
 
 /// PostgreSQL implementation of [`Store`].
@@ -150,6 +153,7 @@ fn event_of(r: &sqlx::postgres::PgRow) -> Result<Event> {
         at: r.get("at"),
         author: r.get("author"),
         client_request_id: r.get("client_request_id"),
+        request_hash: r.get("request_hash"),
         kind: r.get("kind"),
         payload: serde_json::from_str(&payload).map_err(|e| StoreError::Db(e.to_string()))?,
     })
@@ -227,8 +231,8 @@ async fn write(pool: &PgPool, batch: &[Job]) -> Result<Vec<Appended>> {
             Appended::Conflict { last: last_seq(&mut tx, j.game_id).await? }
         } else {
             let seq: Option<i64> = sqlx::query_scalar(
-                "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload, request_hash)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                  ON CONFLICT DO NOTHING
                  RETURNING seq",
             )
@@ -239,6 +243,7 @@ async fn write(pool: &PgPool, batch: &[Job]) -> Result<Vec<Appended>> {
             .bind(j.ev.client_request_id.as_deref())
             .bind(&j.ev.kind)
             .bind(j.ev.payload.to_string())
+            .bind(j.ev.request_hash.as_deref())
             .fetch_optional(&mut *tx)
             .await?;
             match seq {
@@ -406,7 +411,7 @@ impl Store for PgStore {
 
     async fn events_after(&self, game_id: i64, after: i64) -> Result<Vec<Event>> {
         let rows = sqlx::query(
-            "SELECT game_id, seq, at, author, client_request_id, kind, payload
+            "SELECT game_id, seq, at, author, client_request_id, request_hash, kind, payload
              FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq",
         )
         .bind(game_id)
@@ -414,6 +419,18 @@ impl Store for PgStore {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(event_of).collect()
+    }
+
+    async fn event(&self, game_id: i64, seq: i64) -> Result<Option<Event>> {
+        let r = sqlx::query(
+            "SELECT game_id, seq, at, author, client_request_id, request_hash, kind, payload
+             FROM events WHERE game_id = $1 AND seq = $2",
+        )
+        .bind(game_id)
+        .bind(seq)
+        .fetch_optional(&self.pool)
+        .await?;
+        r.as_ref().map(event_of).transpose()
     }
 
     fn shared(&self) -> bool {

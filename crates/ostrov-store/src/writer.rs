@@ -158,15 +158,24 @@ async fn write(pool: &SqlitePool, batch: &[Job], faults: &Faults) -> Result<Vec<
             seen.insert((j.game, r.clone()), *l);
         }
         let e = &j.ev;
-        rows.push(serde_json::json!([j.game, *l, e.at, e.author, e.client_request_id, e.kind, e.payload.to_string()]));
+        rows.push(serde_json::json!([
+            j.game,
+            *l,
+            e.at,
+            e.author,
+            e.client_request_id,
+            e.kind,
+            e.payload.to_string(),
+            e.request_hash
+        ]));
         answers.push(Appended::New(*l));
     }
     if !rows.is_empty() {
         sqlx::query(
-            "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload)
+            "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload, request_hash)
              SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
                     json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
-                    json_extract(value, '$[6]')
+                    json_extract(value, '$[6]'), json_extract(value, '$[7]')
              FROM json_each(?1)",
         )
         .bind(serde_json::Value::Array(rows).to_string())

@@ -14,6 +14,7 @@ fn ev(at: i64, req: Option<&str>, kind: &str) -> NewEvent {
         at,
         author: Some(1),
         client_request_id: req.map(str::to_string),
+        request_hash: None,
         kind: kind.to_string(),
         payload: json!({"k": kind, "text": "Ёжик «в тумане»"}),
     }

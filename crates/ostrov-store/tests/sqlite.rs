@@ -13,6 +13,7 @@ fn ev(at: i64, req: Option<&str>, kind: &str) -> NewEvent {
         at,
         author: Some(1),
         client_request_id: req.map(str::to_string),
+        request_hash: None,
         kind: kind.to_string(),
         payload: json!({"k": kind}),
     }
@@ -185,4 +186,52 @@ async fn a_backup_is_the_whole_database_taken_while_it_runs() {
     assert!(!s.shared() && s.changes().is_none(), "one node alone: nothing to hear");
     assert!(s.lead().await.unwrap(), "one node alone holds the lease");
     assert!(s.backup(&out).await.is_err(), "an existing file is not overwritten");
+}
+
+#[tokio::test]
+async fn one_event_by_seq_with_its_request_digest() {
+    let s = SqliteStore::open(":memory:").await.unwrap();
+    let u = s.create_user("host", "h").await.unwrap();
+    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    let mut e = ev(1, Some("r1"), "order");
+    e.request_hash = Some("abc".into());
+    s.append(g, 0, e).await.unwrap();
+    s.append(g, 1, ev(2, None, "resolve")).await.unwrap();
+    let one = s.event(g, 1).await.unwrap().unwrap();
+    assert_eq!((one.seq, one.request_hash.as_deref(), one.kind.as_str()), (1, Some("abc"), "order"));
+    assert_eq!(s.event(g, 2).await.unwrap().unwrap().request_hash, None);
+    assert!(s.event(g, 3).await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn a_database_of_the_first_schema_migrates_and_keeps_its_log() {
+    let path = temp_db("oldschema");
+    {
+        use sqlx::Connection;
+        let mut c = sqlx::SqliteConnection::connect(&format!("sqlite://{path}?mode=rwc")).await.unwrap();
+        for q in [
+            "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+            "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL)",
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT NOT NULL, host_id INTEGER NOT NULL, \
+             invite TEXT NOT NULL UNIQUE, setup TEXT NOT NULL, created_at INTEGER NOT NULL)",
+            "CREATE TABLE sessions (token TEXT PRIMARY KEY, user_id INTEGER NOT NULL, expires_at INTEGER NOT NULL)",
+            "CREATE TABLE events (game_id INTEGER NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL, author INTEGER, \
+             client_request_id TEXT, kind TEXT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (game_id, seq), \
+             UNIQUE (game_id, client_request_id))",
+            "CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'append-only'); END",
+            "CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'append-only'); END",
+            "INSERT INTO schema_version (version) VALUES (1), (2), (3), (4), (5), (6)",
+            "INSERT INTO users (name, password_hash) VALUES ('host', 'h')",
+            "INSERT INTO games (title, host_id, invite, setup, created_at) VALUES ('a', 1, 'i1', '{}', 0)",
+            "INSERT INTO events VALUES (1, 1, 5, 1, 'user1:r1', 'order', '{\"k\": 1}')",
+        ] {
+            sqlx::query(q).execute(&mut c).await.unwrap();
+        }
+    }
+    let s = SqliteStore::open(&path).await.unwrap();
+    let old = s.event(1, 1).await.unwrap().unwrap();
+    assert_eq!((old.client_request_id.as_deref(), old.request_hash), (Some("user1:r1"), None));
+    let mut e = ev(6, Some("r2"), "order");
+    e.request_hash = Some("d".into());
+    assert_eq!(s.append(1, 1, e).await.unwrap(), Appended::New(2));
 }

@@ -151,6 +151,8 @@ fn accepted_orders_and_the_resolution_survive_sigkill() {
     // with its seq, and every refused one (a vote for nobody, every seventh order).
     let accepted: Arc<Mutex<HashMap<String, i64>>> = Arc::default();
     let refusals: Arc<Mutex<Vec<String>>> = Arc::default();
+    // Each accepted request's body, to be resent as it was.
+    let bodies: Arc<Mutex<HashMap<String, serde_json::Value>>> = Arc::default();
     let mut server = server;
     let mut players = players;
     let mut log = Vec::new();
@@ -161,22 +163,27 @@ fn accepted_orders_and_the_resolution_survive_sigkill() {
             .cloned()
             .enumerate()
             .map(|(i, (mut c, uid))| {
-                let (accepted, refusals, stop, names) =
-                    (accepted.clone(), refusals.clone(), stop.clone(), names.clone());
+                let (accepted, refusals, bodies, stop, names) =
+                    (accepted.clone(), refusals.clone(), bodies.clone(), stop.clone(), names.clone());
                 thread::spawn(move || {
                     let (mut sent, mut resent, mut refused) = (0u32, 0u32, 0u32);
-                    let mut last: Option<(String, i64)> = None;
+                    // The last new request: its id, its seq and its target (a resend repeats the
+                    // body: the same id with another body is refused as `request_id_reused`).
+                    let mut last: Option<(String, i64, String)> = None;
                     while !stop.load(Ordering::Relaxed) {
-                        let (rid, resend) = match &last {
-                            Some((r, _)) if sent % 5 == 4 => (r.clone(), true),
-                            _ => (format!("v{round}-{i}-{sent}"), false),
+                        let (rid, resend, again) = match &last {
+                            Some((r, _, t)) if sent % 5 == 4 => (r.clone(), true, Some(t.clone())),
+                            _ => (format!("v{round}-{i}-{sent}"), false, None),
                         };
                         let bad = !resend && sent % 7 == 6;
                         sent += 1;
-                        let target =
-                            if bad { "Никто" } else { &names[(i + 1 + sent as usize % (PLAYERS - 1)) % PLAYERS] };
+                        let target = match &again {
+                            Some(t) => t.as_str(),
+                            None if bad => "Никто",
+                            None => &names[(i + 1 + sent as usize % (PLAYERS - 1)) % PLAYERS],
+                        };
                         let body = json!({"act": "vote", "target": target, "request_id": rid});
-                        let Ok(r) = c.post(&format!("/api/games/{game}/orders"), body) else { break };
+                        let Ok(r) = c.post(&format!("/api/games/{game}/orders"), body.clone()) else { break };
                         if r.status == 0 {
                             break; // the connection died mid-answer
                         }
@@ -200,7 +207,8 @@ fn accepted_orders_and_the_resolution_survive_sigkill() {
                         } else {
                             assert_eq!(v["duplicate"], json!(false), "a new request id is not a duplicate: {}", r.body);
                             accepted.lock().unwrap().insert(format!("user{uid}:{rid}"), seq);
-                            last = Some((rid, seq));
+                            bodies.lock().unwrap().insert(format!("user{uid}:{rid}"), body);
+                            last = Some((rid, seq, target.to_string()));
                         }
                     }
                     (sent, resent, refused)
@@ -247,14 +255,15 @@ fn accepted_orders_and_the_resolution_survive_sigkill() {
     let accepted = accepted.lock().unwrap().clone();
 
     // Resending accepted request ids after the restart: duplicate, same seq, no new event.
+    let bodies = bodies.lock().unwrap().clone();
     let mut by_user: HashMap<i64, Vec<(&str, i64)>> = HashMap::new();
     for (rid, seq) in &accepted {
-        let (user, client_id) = rid.strip_prefix("user").unwrap().split_once(':').unwrap();
-        by_user.entry(user.parse().unwrap()).or_default().push((client_id, *seq));
+        let user = rid.strip_prefix("user").unwrap().split_once(':').unwrap().0;
+        by_user.entry(user.parse().unwrap()).or_default().push((rid, *seq));
     }
     for (c, uid) in players.iter_mut() {
-        for (client_id, seq) in by_user.get(uid).into_iter().flatten().take(5) {
-            let body = json!({"act": "vote", "target": "Игрок00", "request_id": client_id});
+        for (rid, seq) in by_user.get(uid).into_iter().flatten().take(5) {
+            let body = bodies[*rid].clone();
             let v = ok(c.post(&format!("/api/games/{game}/orders"), body), "resend after restart");
             assert_eq!(v["accepted"], json!(true));
             assert_eq!(v["duplicate"], json!(true), "{v}");

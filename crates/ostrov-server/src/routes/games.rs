@@ -7,15 +7,15 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use ostrov_store::Store;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{locked, request_id, who, Body, Id, Object, St};
+use super::{client_request, locked, who, Body, Id, Object, St};
 use crate::live::{Config, GameEvent, Live, Status};
 use crate::view::{self, Viewer};
 use std::sync::Arc;
 
-use crate::{commit, ApiError, AppState, Slot};
+use crate::{commit, commit_request, ApiError, AppState, Slot};
 
 /// `POST /api/games`: the host creates a game; the response has its id and invite code.
 pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>) -> Result<Response, ApiError> {
@@ -50,8 +50,14 @@ pub async fn create_game<S: Store>(
             let id = st.store.create_game(&config.title, user, &invite, &setup, now).await?;
             let ev = GameEvent::Created(config.clone());
             let (kind, payload) = ev.split();
-            let created =
-                ostrov_store::NewEvent { at: now, author: Some(user), client_request_id: None, kind, payload };
+            let created = ostrov_store::NewEvent {
+                at: now,
+                author: Some(user),
+                client_request_id: None,
+                request_hash: None,
+                kind,
+                payload,
+            };
             match st.store.append(id, 0, created).await? {
                 ostrov_store::Appended::New(1) => {}
                 other => return Err(ApiError::Internal(format!("game {id}: the created event: {other:?}"))),
@@ -145,13 +151,13 @@ pub async fn invite<S: Store>(
     .into_response())
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Serialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct JoinBody {
     /// The player name in this game; the account name by default.
     #[serde(default)]
     pub name: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing)]
     pub request_id: Option<String>,
 }
 
@@ -166,20 +172,17 @@ pub async fn join<S: Store>(
     let Path(invite) = p?;
     let Object(b) = body?;
     let id = by_invite(&st, &invite).await?;
+    let what = serde_json::to_value(&b).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let rid = client_request(user, b.request_id, "join", &what)?;
     let name = match b.name {
         Some(n) => n,
         None => st.store.user_by_id(user).await?.ok_or(ApiError::Unauthorized)?.name,
     };
-    if name.chars().any(super::invisible) {
-        return Err(ApiError::Conflict(
-            "bad_name",
-            "Имя игрока не должно содержать невидимых и управляющих символов.".into(),
-        ));
-    }
-    let rid = request_id(user, b.request_id)?;
     let (mut slot, now) = locked(&st, id).await?;
-    let staged =
-        commit(&st, &mut slot, GameEvent::Joined { user, name: name.trim().to_string() }, Some(user), rid, now).await?;
+    // A resend is answered as the first time; a new seat's name is checked first.
+    let resent = rid.as_ref().map(|r| crate::seen(&slot, r)).transpose()?.flatten().is_some();
+    let name = if resent { name } else { slot.live.seat_name(&name)? };
+    let staged = commit_request(&st, &mut slot, GameEvent::Joined { user, name }, Some(user), rid, now).await?;
     let v = view::game(&slot.live, Viewer::of(&slot.live, user), now);
     drop(slot);
     let c = staged.durable().await?;

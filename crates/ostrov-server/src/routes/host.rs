@@ -14,19 +14,20 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{locked, request_id, who, St};
+use super::{client_request, locked, who, St};
 use crate::live::{Fix, GameEvent, Status};
 use crate::view::{self, Viewer};
 use std::sync::Arc;
 
-use crate::{commit, ApiError, AppState};
+use crate::{ApiError, AppState};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Answer {
     answer: bool,
-    #[serde(default)]
-    request_id: Option<String>,
+    /// Read from the raw body (checked here to be a string).
+    #[serde(default, rename = "request_id")]
+    _request_id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -35,8 +36,9 @@ struct Against {
     target: String,
     #[serde(default)]
     reason: Option<String>,
-    #[serde(default)]
-    request_id: Option<String>,
+    /// Read from the raw body (checked here to be a string).
+    #[serde(default, rename = "request_id")]
+    _request_id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -53,8 +55,9 @@ struct FixBody {
     tie_break: Option<Vec<String>>,
     #[serde(default)]
     deal: Option<std::collections::BTreeMap<String, String>>,
-    #[serde(default)]
-    request_id: Option<String>,
+    /// Read from the raw body (checked here to be a string).
+    #[serde(default, rename = "request_id")]
+    _request_id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -66,15 +69,17 @@ struct Extend {
     /// Or: this many minutes more.
     #[serde(default)]
     minutes: Option<u32>,
-    #[serde(default)]
-    request_id: Option<String>,
+    /// Read from the raw body (checked here to be a string).
+    #[serde(default, rename = "request_id")]
+    _request_id: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct Plain {
-    #[serde(default)]
-    request_id: Option<String>,
+    /// Read from the raw body (checked here to be a string).
+    #[serde(default, rename = "request_id")]
+    _request_id: Option<String>,
 }
 
 fn parse<T: DeserializeOwned + Default>(bytes: &Bytes) -> Result<T, ApiError> {
@@ -138,17 +143,28 @@ pub async fn host_action<S: Store>(
     let open = live.open_day();
     let need_open = || open.ok_or_else(|| ApiError::Conflict("not_open", "Сейчас нет открытого дня.".into()));
     let with_clock = |mut o: OrderEntry| -> Result<(u32, OrderEntry), ApiError> {
-        let d = need_open()?;
-        let t = &live.days[d as usize - 1];
-        let at = live.times.clock(now, live.deadline(now).unwrap_or(t.deadline_at), t.midday_done);
+        need_open()?;
+        let (d, at) = live.order_time(now)?;
         o.at = Some(json!(at.to_string()));
         Ok((d, o))
     };
-    let (ev, rid) = match action {
+    let raw: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
+    let rid = raw.get("request_id").and_then(serde_json::Value::as_str).map(str::to_string);
+    let rid = client_request(user, rid, &format!("host/{action}"), &raw)?;
+    if let Some((r, seq)) = rid.as_ref().and_then(|r| crate::seen(&slot, r).transpose().map(|s| (r, s))) {
+        // The same request again: the same answer, once the first is durable.
+        let seq = seq?;
+        let first = crate::durable_request(st, &slot, r.id.clone(), seq);
+        let v = view::game(&slot.live, Viewer::Host, now);
+        drop(slot);
+        first.durable().await?;
+        return Ok(json!({"seq": seq, "duplicate": true, "game": v}));
+    }
+    let ev = match action {
         "answer" => {
             let b: Answer = parse_req(body)?;
             let (day, order) = with_clock(host_order("answer", None, None, Some(b.answer)))?;
-            (GameEvent::Order { day, order }, b.request_id)
+            GameEvent::Order { day, order }
         }
         "penalty" | "remove" => {
             let b: Against = parse_req(body)?;
@@ -156,7 +172,7 @@ pub async fn host_action<S: Store>(
                 return Err(ApiError::BadRequest("Причина длиннее 500 символов.".into()));
             }
             let (day, order) = with_clock(host_order(action, Some(b.target), b.reason, None))?;
-            (GameEvent::Order { day, order }, b.request_id)
+            GameEvent::Order { day, order }
         }
         "fix" => {
             let b: FixBody = parse_req(body)?;
@@ -166,7 +182,7 @@ pub async fn host_action<S: Store>(
                 (None, None) => live.days.len() as u32 + 1,
             };
             let fix = Fix { event: b.event, chosen: b.chosen, tie_break: b.tie_break, deal: b.deal };
-            (GameEvent::Fixed { day, fix }, b.request_id)
+            GameEvent::Fixed { day, fix }
         }
         "extend" => {
             let b: Extend = parse_req(body)?;
@@ -184,21 +200,26 @@ pub async fn host_action<S: Store>(
                     ))
                 }
             };
-            (GameEvent::Extended { day, deadline_at }, b.request_id)
+            GameEvent::Extended { day, deadline_at }
         }
         "resolve" => {
-            let b: Plain = parse(body)?;
-            (GameEvent::Resolved { day: need_open()?, early: true }, b.request_id)
+            parse::<Plain>(body)?;
+            GameEvent::Resolved { day: need_open()?, early: true }
         }
-        "pause" => (GameEvent::Paused {}, parse::<Plain>(body)?.request_id),
-        "resume" => (GameEvent::Resumed {}, parse::<Plain>(body)?.request_id),
+        "pause" => {
+            parse::<Plain>(body)?;
+            GameEvent::Paused {}
+        }
+        "resume" => {
+            parse::<Plain>(body)?;
+            GameEvent::Resumed {}
+        }
         _ => return Err(ApiError::NotFound),
     };
-    let rid = request_id(user, rid)?;
     if matches!(ev, GameEvent::Resolved { .. }) {
         crate::palms_penalties(st, &mut slot, now).await?;
     }
-    let staged = commit(st, &mut slot, ev, Some(user), rid, now).await?;
+    let staged = crate::commit_request(st, &mut slot, ev, Some(user), rid, now).await?;
     let v = view::game(&slot.live, Viewer::Host, now);
     drop(slot);
     let c = staged.durable().await?;

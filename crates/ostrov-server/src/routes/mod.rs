@@ -22,7 +22,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::OwnedMutexGuard;
 
 use crate::auth::{require_csrf, user_of};
-use crate::{advance, ApiError, AppState, Slot};
+use crate::{run_due, ApiError, AppState, ClientRequest, Slot};
 
 pub(crate) type St<S> = State<Arc<AppState<S>>>;
 type Body<T> = Result<Object<T>, ApiError>;
@@ -80,12 +80,16 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
 }
 
 /// The game `id`, locked, with its due scheduler steps run first (so a request after a
-/// deadline sees the resolved day even between two scheduler ticks).
+/// deadline sees the resolved day even between two scheduler ticks). A step that fails
+/// does not fail the request: the game is marked broken for the host
+/// ([`crate::Live::broken`]) and the cause is logged once.
 pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<Slot>, i64), ApiError> {
     let game = st.game(id).await?;
     let mut slot = game.lock_owned().await;
     let now = st.clock.now();
-    advance(st, &mut slot, now).await?;
+    if let Some(f) = run_due(st, &mut slot, now).await {
+        eprintln!("ostrov-server: game {id}: {}", f.detail());
+    }
     Ok((slot, now))
 }
 
@@ -107,4 +111,20 @@ pub fn request_id(user: i64, r: Option<String>) -> Result<Option<String>, ApiErr
         }
         r => Ok(r.map(|r| format!("user{user}:{r}"))),
     }
+}
+
+/// [`request_id`] with the digest of its request: the route and `what` it asked (the body
+/// without the id), so that a resend with another body is refused.
+pub fn client_request(
+    user: i64,
+    r: Option<String>,
+    route: &str,
+    what: &serde_json::Value,
+) -> Result<Option<ClientRequest>, ApiError> {
+    let Some(id) = request_id(user, r)? else { return Ok(None) };
+    let mut body = what.clone();
+    if let Some(o) = body.as_object_mut() {
+        o.remove("request_id");
+    }
+    Ok(Some(ClientRequest::new(id, &serde_json::json!({"route": route, "body": body}))))
 }

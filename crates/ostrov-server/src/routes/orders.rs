@@ -8,19 +8,19 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use ostrov_engine::{fold_name, OrderEntry, Refusal};
 use ostrov_store::Store;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{locked, request_id, who, Body, Id, Object, St};
+use super::{client_request, locked, who, Body, Id, Object, St};
 use crate::live::{GameEvent, Status};
 use crate::view;
 use std::sync::Arc;
 
-use crate::{commit, durable_request, ApiError, AppState, Committed};
+use crate::{commit_request, durable_request, ApiError, AppState, Committed};
 
 /// An order as a player sends it: the fields of GAME_FILE.md's orders, without `by` and
 /// `at` (the server knows who and when).
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Serialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct OrderBody {
     pub act: String,
@@ -41,7 +41,7 @@ pub struct OrderBody {
     #[serde(default)]
     pub day: Option<u32>,
     /// Optional: resending an order with the same id is a no-op that answers the same.
-    #[serde(default)]
+    #[serde(default, skip_serializing)]
     pub request_id: Option<String>,
 }
 
@@ -78,7 +78,8 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
     if b.targets.as_ref().is_some_and(|t| t.len() > 2 || t.iter().any(|x| x.chars().count() > 80)) {
         return Err(ApiError::BadRequest("Поле targets: не больше двух имён.".into()));
     }
-    let rid = request_id(user, b.request_id)?;
+    let what = serde_json::to_value(&b).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let rid = client_request(user, b.request_id.clone(), "orders", &what)?;
     let (mut slot, now) = locked(st, id).await?;
     let live = &slot.live;
     let Some(seat) = live.seat_of(user) else { return Err(ApiError::Forbidden) };
@@ -86,12 +87,13 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
     if b.by.as_deref().is_some_and(|by| fold_name(by) != fold_name(&me)) {
         return Err(ApiError::Conflict("not_yours", "Можно отдавать приказы только за себя.".into()));
     }
-    if let Some((r, &seq)) = rid.as_ref().and_then(|r| slot.requests.get_key_value(r)) {
+    if let Some((r, seq)) = rid.as_ref().and_then(|r| crate::seen(&slot, r).transpose().map(|s| (r, s))) {
         // The same answer as the first time, once that is durable, read back from the log.
-        let first = durable_request(st, &slot, r.clone(), seq);
+        let seq = seq?;
+        let first = durable_request(st, &slot, r.id.clone(), seq);
         drop(slot);
         first.durable().await?;
-        let stored = st.store.events(id).await?.into_iter().find(|e| e.seq == seq);
+        let stored = st.store.event(id, seq).await?;
         let mut v = json!({"accepted": true, "duplicate": true, "seq": seq});
         if let Some(GameEvent::Order { day, order }) = stored.and_then(|e| GameEvent::join(&e.kind, &e.payload).ok()) {
             v["day"] = json!(day);
@@ -122,9 +124,7 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
     if b.act.trim().eq_ignore_ascii_case("bunker") && b.item.is_some() {
         return Err(ApiError::BadRequest("В бункере вещь из резерва вытягивается жребием: поле item не нужно.".into()));
     }
-    let t = &live.days[day as usize - 1];
-    let deadline = live.deadline(now).unwrap_or(t.deadline_at);
-    let at = live.times.clock(now, deadline, t.midday_done);
+    let (day, at) = live.order_time(now)?;
     let entry = OrderEntry {
         by: me,
         act: b.act.trim().to_string(),
@@ -137,7 +137,8 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
         reason: None,
         at: Some(json!(at.to_string())),
     };
-    let staged = commit(st, &mut slot, GameEvent::Order { day, order: entry.clone() }, Some(user), rid, now).await?;
+    let staged =
+        commit_request(st, &mut slot, GameEvent::Order { day, order: entry.clone() }, Some(user), rid, now).await?;
     drop(slot);
     let c = staged.durable().await?;
     Ok(json!({

@@ -147,7 +147,7 @@ pub async fn gamefile<S: Store>(
     let Path(id) = id?;
     let fmt = format_of(q, "toml")?;
     let (slot, _) = full_view(&st, &h, id).await?;
-    let file = &slot.live.file;
+    let file = &slot.live.exported();
     let (body, ct) = match fmt.as_str() {
         "toml" => (file.to_toml(), "application/toml; charset=utf-8"),
         "json" => {

@@ -456,12 +456,15 @@ pub async fn join<S: Store>(
     v.check(&f.csrf)?;
     let Path(invite) = p.map_err(ApiError::from)?;
     let name = f.name.trim().to_string();
-    if name.chars().any(crate::routes::invisible) {
-        let e = "Имя игрока не должно содержать невидимых и управляющих символов.".to_string();
-        return invite_view(&st, &v, &invite, name, Some(e)).await;
-    }
     let id = crate::routes::by_invite(&st, &invite).await?;
     let (mut slot, now) = crate::routes::locked(&st, id).await?;
+    let name = match slot.live.seat_name(&name) {
+        Ok(n) => n,
+        Err(e) => {
+            drop(slot);
+            return invite_view(&st, &v, &invite, name, Some(ApiError::from(e).message())).await;
+        }
+    };
     match commit(&st, &mut slot, GameEvent::Joined { user, name: name.clone() }, Some(user), None, now).await {
         Ok(staged) => {
             drop(slot);

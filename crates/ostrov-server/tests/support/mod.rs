@@ -176,3 +176,26 @@ pub fn ok(r: &Reply) -> Value {
 pub fn error(r: &Reply) -> (u16, String) {
     (r.status, r.json()["error"].as_str().unwrap_or_default().to_string())
 }
+
+/// House rules' event weights with every event at 0: days without events (a later day's
+/// event cannot be fixed once the evening newspaper announced it, so a test that wants
+/// plain days asks for them here).
+pub fn no_events() -> Value {
+    let ids = [
+        "bunker",
+        "fear",
+        "rage",
+        "magnetic_storm",
+        "tsunami",
+        "exchange",
+        "mystic_light",
+        "choose_me",
+        "solar_eclipse",
+        "lunar_eclipse",
+        "full_moon",
+        "fog_night",
+        "spirit_call",
+        "palms_bloom",
+    ];
+    Value::Object(ids.iter().map(|i| (i.to_string(), json!(0))).collect())
+}
