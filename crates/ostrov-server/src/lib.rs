@@ -87,6 +87,13 @@ impl Slot {
         Slot { live, requests, epoch: EPOCHS.fetch_add(1, Ordering::Relaxed), durable }
     }
 
+    /// Notes that request `r` made log entry `seq`, once the entry is folded in (so the
+    /// day count is the one [`seen`] compares with).
+    fn remember(&mut self, r: &ClientRequest, seq: i64) {
+        let days = self.live.days.len();
+        self.requests.insert(r.id.clone(), Seen { seq, days, hash: Some(r.hash.clone()) });
+    }
+
     /// Folds in what the store holds after this fold's last seq (what another node
     /// appended): only the new events. An error leaves the fold to be made again whole.
     pub async fn catch_up<S: Store>(&mut self, store: &S) -> Result<(), String> {
@@ -172,11 +179,13 @@ pub async fn fold_stored<S: Store>(store: &S, id: i64, host: i64) -> Result<Opti
     let mut days = 0;
     for e in &events {
         let ev = GameEvent::join(&e.kind, &e.payload)?;
-        if let Some(r) = &e.client_request_id {
-            requests.insert(r.clone(), Seen { seq: e.seq, days, hash: e.request_hash.clone() });
-        }
+        // Counted as the live commit counts them: the days opened once the entry is in
+        // (a start or an opening counts itself), so a resend after a restart is a resend.
         if matches!(ev, GameEvent::Started { .. } | GameEvent::Opened { .. }) {
             days += 1;
+        }
+        if let Some(r) = &e.client_request_id {
+            requests.insert(r.clone(), Seen { seq: e.seq, days, hash: e.request_hash.clone() });
         }
         log.push((e.at, ev));
     }
@@ -391,10 +400,9 @@ pub async fn commit_request<S: Store>(
     slot.live.seq = seq;
     st.games.note(&slot.live);
     let ended = (was_over != (slot.live.status == Status::Over)).then(|| registry::Summary::of(&slot.live));
-    let days = slot.live.days.len();
     let (client_request_id, request_hash) = match request {
         Some(r) => {
-            slot.requests.insert(r.id.clone(), Seen { seq, days, hash: Some(r.hash.clone()) });
+            slot.remember(&r, seq);
             (Some(r.id), Some(r.hash))
         }
         None => (None, None),
@@ -484,8 +492,7 @@ async fn commit_shared<S: Store>(
                 slot.live.seq = seq;
                 slot.durable.fetch_max(seq, Ordering::AcqRel);
                 if let Some(r) = &request {
-                    let days = slot.live.days.len();
-                    slot.requests.insert(r.id.clone(), Seen { seq, days, hash: Some(r.hash.clone()) });
+                    slot.remember(r, seq);
                 }
                 let _ = st.changes.send(id);
                 return Ok(Committed::New(seq));
