@@ -3,7 +3,8 @@
 //!
 //! - (a) a raw SQLite loop committing one row per transaction, with the store's pragmas;
 //! - (b) the server in-process on a loopback port, 1 client sending votes one after another;
-//! - (c) 100 clients in one game, each an OS thread sending votes (one connection each);
+//! - (c) 100 clients in one game, each an OS thread sending votes over its own kept-alive
+//!   connection, as a browser does;
 //! - (d) 1,000 clients across 50 games (20 players' sessions, each seated in every game);
 //! - (e) a cold start over 10,000 games (9,000 finished, 1,000 running): the time to the
 //!   first answered request, the time until the scheduler has every running game folded,
@@ -148,7 +149,7 @@ impl Bench {
         let threads: Vec<_> = pairs
             .iter()
             .map(|&(u, game, players)| {
-                let mut c = self.users[u].clone();
+                let mut c = self.users[u].clone().keep_alive();
                 let go = go.clone();
                 let tag = tag.to_string();
                 thread::Builder::new()
@@ -217,7 +218,7 @@ fn serve(rt: &tokio::runtime::Runtime, db: &Path, clock: Arc<ManualClock>) -> (S
         let store = SqliteStore::open(&db).await.expect("the database opens");
         let state = Arc::new(AppState::load(store, clock).await.expect("state"));
         spawn_scheduler(state.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let listener = ostrov_server::net::listen("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let s = state.clone();
         tokio::spawn(async move { axum::serve(listener, app(s)).await });

@@ -13,7 +13,7 @@
 //! let store = ostrov_store::SqliteStore::open("ostrov.db").await.map_err(|e| e.to_string())?;
 //! let state = Arc::new(AppState::load(store, Arc::new(SystemClock)).await?);
 //! ostrov_server::spawn_scheduler(state.clone());
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await.map_err(|e| e.to_string())?;
+//! let listener = ostrov_server::net::listen("127.0.0.1:8080").await.map_err(|e| e.to_string())?;
 //! axum::serve(listener, app(state)).await.map_err(|e| e.to_string())
 //! # }
 //! ```
@@ -23,6 +23,7 @@ pub mod client;
 pub mod error;
 pub mod live;
 pub mod local;
+pub mod net;
 pub mod ratelimit;
 pub mod registry;
 pub mod routes;

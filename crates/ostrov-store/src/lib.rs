@@ -247,7 +247,15 @@ const MIGRATIONS: &[&str] = &[
 pub struct SqliteStore {
     pool: SqlitePool,
     writer: writer::Writer,
+    /// Sessions already read, by token: `(user, expires_at)`. Every API request checks
+    /// its session, so this saves a query per request. The database stays the truth: a
+    /// token is cached only once read from (or written to) it, and removed with it. Only
+    /// this process writes the file, so nothing else can end a session behind the cache.
+    sessions: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, (i64, i64)>>>,
 }
+
+/// At most this many sessions are cached; past it the cache starts again empty.
+const SESSION_CACHE: usize = 100_000;
 
 impl SqliteStore {
     /// Open (creating if missing) the database at `path` and migrate it.
@@ -266,9 +274,17 @@ impl SqliteStore {
             .busy_timeout(std::time::Duration::from_secs(5));
         let pool = SqlitePoolOptions::new().max_connections(if memory { 1 } else { 4 }).connect_with(opts).await?;
         let writer = writer::Writer::start(pool.clone())?;
-        let store = SqliteStore { pool, writer };
+        let store = SqliteStore { pool, writer, sessions: Default::default() };
         store.migrate().await?;
         Ok(store)
+    }
+
+    fn remember_session(&self, token: &str, user: i64, expires_at: i64) {
+        let mut cache = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= SESSION_CACHE {
+            cache.clear();
+        }
+        cache.insert(token.to_string(), (user, expires_at));
     }
 
     async fn migrate(&self) -> Result<()> {
@@ -375,20 +391,30 @@ impl Store for SqliteStore {
             .bind(expires_at)
             .execute(&self.pool)
             .await?;
+        self.remember_session(token, user_id, expires_at);
         Ok(())
     }
 
     async fn session_user(&self, token: &str, now: i64) -> Result<Option<i64>> {
-        let r: Option<i64> = sqlx::query_scalar("SELECT user_id FROM sessions WHERE token = ? AND expires_at > ?")
-            .bind(token)
-            .bind(now)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(r)
+        let cached = self.sessions.lock().unwrap_or_else(|e| e.into_inner()).get(token).copied();
+        if let Some((user, expires_at)) = cached {
+            return Ok((expires_at > now).then_some(user));
+        }
+        let r: Option<(i64, i64)> =
+            sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token = ? AND expires_at > ?")
+                .bind(token)
+                .bind(now)
+                .fetch_optional(&self.pool)
+                .await?;
+        if let Some((user, expires_at)) = r {
+            self.remember_session(token, user, expires_at);
+        }
+        Ok(r.map(|(user, _)| user))
     }
 
     async fn delete_session(&self, token: &str) -> Result<()> {
         sqlx::query("DELETE FROM sessions WHERE token = ?").bind(token).execute(&self.pool).await?;
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner()).remove(token);
         Ok(())
     }
 

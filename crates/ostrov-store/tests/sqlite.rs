@@ -235,3 +235,23 @@ async fn a_database_of_the_first_schema_migrates_and_keeps_its_log() {
     e.request_hash = Some("d".into());
     assert_eq!(s.append(1, 1, e).await.unwrap(), Appended::New(2));
 }
+
+/// Sessions are cached in memory, but the file stays the truth: a restarted store (empty
+/// cache) reads them back with their expiry, and a logout ends one for good.
+#[tokio::test]
+async fn cached_sessions_agree_with_the_file() {
+    let path = temp_db("session-cache");
+    let s = SqliteStore::open(&path).await.unwrap();
+    let u = s.create_user("Аня", "hash").await.unwrap();
+    s.create_session("kept", u, 100).await.unwrap();
+    s.create_session("ended", u, 100).await.unwrap();
+    assert_eq!(s.session_user("ended", 10).await.unwrap(), Some(u));
+    s.delete_session("ended").await.unwrap();
+    drop(s);
+    let s = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(s.session_user("kept", 10).await.unwrap(), Some(u), "read back from the file");
+    assert_eq!(s.session_user("kept", 10).await.unwrap(), Some(u), "then from the cache");
+    assert_eq!(s.session_user("kept", 100).await.unwrap(), None, "expired, cached or not");
+    assert_eq!(s.session_user("ended", 10).await.unwrap(), None, "a logout is final");
+    assert_eq!(s.session_user("never", 10).await.unwrap(), None);
+}

@@ -39,7 +39,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         let state = Arc::new(AppState::load(store, clock).await.map_err(Failure)?);
         spawn_scheduler(state.clone());
         spawn_watcher(state.clone());
-        let listener = tokio::net::TcpListener::bind(&a.bind)
+        let listener = ostrov_server::net::listen(&a.bind)
             .await
             .map_err(|e| Failure(format!("cannot listen on {}: {e}", a.bind)))?;
         let addr = listener.local_addr()?;
