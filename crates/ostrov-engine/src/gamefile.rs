@@ -17,12 +17,12 @@
 //! assert_eq!(game.setup.seats.len(), 2);
 //! ```
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-use std::collections::HashMap;
 
 use crate::act::Act;
 use crate::error::{GameFileError, Place, UnknownWord, What};
@@ -295,22 +295,52 @@ impl Setup {
         check_order(&Names::of(self), &place, entry)
     }
 
+    /// The players' names by their skeletons, made once for checking many orders with
+    /// [`Setup::order_in`] (a server checks every order of a game against one index).
+    pub fn seat_index(&self) -> SeatIndex {
+        SeatIndex { keys: Names::keys(self) }
+    }
+
+    /// [`Setup::order`] with the names looked up in `index`, made by [`Setup::seat_index`]
+    /// of this setup: the same answer without computing every seat's skeleton again.
+    ///
+    /// ```
+    /// use ostrov_engine::{Game, OrderEntry};
+    /// let game = Game::parse("[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n").unwrap();
+    /// let index = game.setup.seat_index();
+    /// let entry = OrderEntry { by: "Аня".into(), act: "check".into(), target: Some("БОРЯ".into()), ..Default::default() };
+    /// assert_eq!(game.setup.order_in(&index, &entry).unwrap(), game.setup.order(&entry).unwrap());
+    /// ```
+    pub fn order_in(&self, index: &SeatIndex, entry: &OrderEntry) -> Result<Order, GameFileError> {
+        let place = Place::new(None, What::Sent(describe(entry)));
+        check_order(&Names { setup: self, keys: Cow::Borrowed(&index.keys) }, &place, entry)
+    }
+
     /// Checks day `n`'s entry (its fixed draws and orders) against this setup.
     pub fn plan(&self, n: u32, entry: &DayEntry) -> Result<DayPlan, GameFileError> {
         check_day(&Names::of(self), &Lines::default(), n, entry)
     }
 }
 
+/// The seats of a setup by their names' skeletons ([`Setup::seat_index`]).
+#[derive(Clone, Debug, Default)]
+pub struct SeatIndex {
+    keys: HashMap<String, PlayerId>,
+}
+
 /// The players' names by their skeletons, for finding the player an order names.
 struct Names<'a> {
     setup: &'a Setup,
-    keys: HashMap<String, PlayerId>,
+    keys: Cow<'a, HashMap<String, PlayerId>>,
 }
 
 impl<'a> Names<'a> {
     fn of(setup: &'a Setup) -> Names<'a> {
-        let keys = setup.seats.iter().enumerate().map(|(i, s)| (skeleton(&s.name), PlayerId(i as u16))).collect();
-        Names { setup, keys }
+        Names { setup, keys: Cow::Owned(Names::keys(setup)) }
+    }
+
+    fn keys(setup: &Setup) -> HashMap<String, PlayerId> {
+        setup.seats.iter().enumerate().map(|(i, s)| (skeleton(&s.name), PlayerId(i as u16))).collect()
     }
 
     fn find(&self, name: &str) -> Option<PlayerId> {

@@ -81,8 +81,8 @@ pub use day::{Phase, Sent, Today};
 pub use error::{GameFileError, ResolveError, UnknownWord};
 pub use event::Event;
 pub use gamefile::{
-    DayEntry, DayPlan, Game, GameFile, OneOrMany, OrderEntry, PlayerEntry, RulesEntry, Seat, Setup, MAX_DAYS,
-    MAX_PLAYERS,
+    DayEntry, DayPlan, Game, GameFile, OneOrMany, OrderEntry, PlayerEntry, RulesEntry, Seat, SeatIndex, Setup,
+    MAX_DAYS, MAX_PLAYERS,
 };
 pub use item::{Held, Item, ItemKind};
 pub use lang::Lang;

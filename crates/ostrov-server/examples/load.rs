@@ -5,7 +5,10 @@
 //! - (b) the server in-process on a loopback port, 1 client sending votes one after another;
 //! - (c) 100 clients in one game, each an OS thread sending votes over its own kept-alive
 //!   connection, as a browser does;
-//! - (d) 1,000 clients across 50 games (20 players' sessions, each seated in every game);
+//! - (d) 1,000 clients across 50 games (20 players' sessions, each seated in every game),
+//!   each sending its next vote as soon as the last is answered (a closed loop);
+//! - (d') the same 1,000 clients, each sending one vote a second (the 21:00 rush as people
+//!   make it: a thousand votes a second);
 //! - (e) a cold start over 10,000 games (9,000 finished, 1,000 running): the time to the
 //!   first answered request, the time until the scheduler has every running game folded,
 //!   resident memory, and the time the scheduler takes to resolve all 1,000 at 21:00.
@@ -143,12 +146,23 @@ impl Bench {
         game
     }
 
-    /// Every (user, game) pair a thread sending `orders` votes at once; the latencies.
-    fn run(&self, pairs: &[(usize, i64, usize)], orders: usize, tag: &str) -> (Vec<Duration>, Duration, usize) {
+    /// Every (user, game) pair a thread sending `orders` votes; the latencies. Without
+    /// `pace` each client sends its next vote as soon as the last is answered (a closed
+    /// loop: the worst case); with it, each sends one vote per `pace`, its start spread
+    /// over the first interval, as people do.
+    fn run(
+        &self,
+        pairs: &[(usize, i64, usize)],
+        orders: usize,
+        tag: &str,
+        pace: Option<Duration>,
+    ) -> (Vec<Duration>, Duration, usize) {
+        let n = pairs.len() as u32;
         let go = Arc::new(Barrier::new(pairs.len() + 1));
         let threads: Vec<_> = pairs
             .iter()
-            .map(|&(u, game, players)| {
+            .enumerate()
+            .map(|(i, &(u, game, players))| {
                 let mut c = self.users[u].clone().keep_alive();
                 let go = go.clone();
                 let tag = tag.to_string();
@@ -158,7 +172,12 @@ impl Bench {
                         let mut lat = Vec::with_capacity(orders);
                         let mut refused = 0usize;
                         go.wait();
+                        let start = Instant::now() + pace.map_or(Duration::ZERO, |p| p * i as u32 / n);
                         for k in 0..orders {
+                            if let Some(p) = pace {
+                                let at = start + p * k as u32;
+                                thread::sleep(at.saturating_duration_since(Instant::now()));
+                            }
                             let target = format!("Игрок{:03}", (u + 1 + k % (players - 1)) % players);
                             let body = json!({"act": "vote", "target": target, "request_id": format!("{tag}-{k}")});
                             let t = Instant::now();
@@ -407,16 +426,18 @@ fn main() {
     let many: Vec<i64> = (0..50).map(|_| b.game(20)).collect();
     eprintln!("100 users signed up, 52 games created, joined and started in {:.1?}", t.elapsed());
 
-    let (lat, wall, refused) = b.run(&[(0, solo, 4)], orders * 10, "b");
+    let (lat, wall, refused) = b.run(&[(0, solo, 4)], orders * 10, "b", None);
     report("(b) server, 1 client", lat, wall, refused);
     let pairs: Vec<_> = (0..100).map(|u| (u, one, 100)).collect();
-    let (lat, wall, refused) = b.run(&pairs, orders, "c");
+    let (lat, wall, refused) = b.run(&pairs, orders, "c", None);
     let accepted = lat.len();
     let c_rate = report("(c) server, 100 clients in one game", lat, wall, refused);
     assert_eq!(b.stored_orders(one), accepted, "every accepted order is in the log once");
     let pairs: Vec<_> = many.iter().flat_map(|&g| (0..20).map(move |u| (u, g, 20))).collect();
-    let (lat, wall, refused) = b.run(&pairs, orders.div_ceil(3), "d");
+    let (lat, wall, refused) = b.run(&pairs, orders.div_ceil(3), "d", None);
     let d_rate = report("(d) server, 1,000 clients across 50 games", lat, wall, refused);
+    let (lat, wall, refused) = b.run(&pairs, 5, "p", Some(Duration::from_secs(1)));
+    report("(d') server, 1,000 clients across 50 games, each one vote a second", lat, wall, refused);
     println!("throughput over (a): (c) {:.1}x, (d) {:.1}x", c_rate / raw_rate, d_rate / raw_rate);
     drop(rt);
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use ostrov_engine::{
     fold_name, Clock, DayEntry, Game, GameFile, Match, OrderEntry, PlayerEntry, PlayerId, Refusal, ResolveError, Role,
-    Roster, RulesEntry, Winner, MIN_PLAYERS,
+    Roster, RulesEntry, SeatIndex, Winner, MIN_PLAYERS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -292,6 +292,9 @@ pub struct Live {
     /// The game file: setup, players, and every day's fixed draws and orders.
     pub file: GameFile,
     pub game: Option<Game>,
+    /// The seats by their names' skeletons, made once at the start: an order is checked
+    /// against it without computing every seat's skeleton again under the game's lock.
+    pub seats: SeatIndex,
     pub m: Option<Match>,
     /// The match as it stood just before the open day opened: a fix of the open day replays
     /// only that day from here, so the days already resolved are never played again.
@@ -353,6 +356,7 @@ impl Live {
             started_at: None,
             file,
             game: None,
+            seats: SeatIndex::default(),
             m: None,
             before_open: None,
             days: Vec::new(),
@@ -465,7 +469,10 @@ impl Live {
         if self.open_day() != Some(day) {
             return Err(Refused::Rule(if self.status == Status::Over { Refusal::GameOver } else { Refusal::Late }));
         }
-        let o = self.setup().order(order).map_err(|e| state("bad_order", format!("Неверный приказ: {e}.")))?;
+        let o = self
+            .setup()
+            .order_in(&self.seats, order)
+            .map_err(|e| state("bad_order", format!("Неверный приказ: {e}.")))?;
         self.m.as_ref().expect("a running game has a match").check(&o).map_err(Refused::Rule)
     }
 
@@ -525,7 +532,10 @@ impl Live {
                     order.at = Some(serde_json::json!(last.to_string()));
                 }
                 let order = &order;
-                let o = self.setup().order(order).map_err(|e| state("bad_order", format!("Неверный приказ: {e}.")))?;
+                let o = self
+                    .setup()
+                    .order_in(&self.seats, order)
+                    .map_err(|e| state("bad_order", format!("Неверный приказ: {e}.")))?;
                 let m = self.m.as_mut().expect("a running game has a match");
                 m.submit(&o).map_err(Refused::Rule)?;
                 self.day_entry(*day).orders.push(order.clone());
@@ -777,6 +787,7 @@ impl Live {
             .map_err(|e| state("engine", resolve_error_ru(&e)))?;
         self.before_open = Some(before);
         self.file = file;
+        self.seats = game.setup.seat_index();
         self.game = Some(game);
         self.m = Some(m);
         self.status = Status::Running;

@@ -111,7 +111,10 @@ pub fn game(live: &Live, viewer: Viewer, now: i64) -> Value {
             if all || pl.role_public || own || pack.contains(&q) {
                 e["role"] = role_json(m, q);
             }
-            if all || own {
+            // A living player's passive item is public (RULES.md §3, as the newspaper
+            // shows it); an activated one only its holder and the host see.
+            let public = pl.alive && pl.item.is_some_and(|h| h.item.is_passive());
+            if all || own || public {
                 e["item"] = item_json(m, q);
             }
             e

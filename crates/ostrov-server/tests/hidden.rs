@@ -4,7 +4,8 @@
 //! stage every player, an outsider and the host fetch every GET endpoint, and:
 //! - nobody sees a living other player's role unless it is public or both are in the pack
 //!   (R-SIDE-2), by the JSON structure and by scanning every text for "name … role";
-//! - nobody sees another player's item (only passive items are public, and used ones);
+//! - nobody sees another player's item (only a living player's passive item is public,
+//!   in the players list too, and used ones);
 //! - nobody sees another player's orders; the inbox holds exactly one's own notices;
 //! - report, game file and log are the host's while the game runs (403, no detail);
 //! - the host sees everything; once the game is over, everyone does;
@@ -365,7 +366,14 @@ fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
             if let Some(r) = p.get("role") {
                 assert_eq!(r["id"], q.role.as_str());
             }
-            assert_eq!(p.get("item").is_some(), own || over, "{stage}: {who} and the item of {}: {p}", q.name);
+            // A living player's passive item is public (RULES.md §3); an activated one is not.
+            let public = q.alive && q.item.as_ref().is_some_and(|(id, _)| PASSIVE.contains(&id.as_str()));
+            assert_eq!(
+                p.get("item").is_some(),
+                own || over || public,
+                "{stage}: {who} and the item of {}: {p}",
+                q.name
+            );
         }
         match &mine {
             Some(m) => {

@@ -21,6 +21,11 @@ struct Table {
 
 /// A host and six players through the forms; the game started with day 1 on Palms bloom.
 fn table() -> Table {
+    table_with_deck("none")
+}
+
+/// [`table`] with the item deck given (the create form's list of item ids).
+fn table_with_deck(deck: &str) -> Table {
     let server = Server::start();
     let mut host = Browser::signed_up(server.addr, "Смотритель");
     let page = host.get("/new");
@@ -39,7 +44,7 @@ fn table() -> Table {
             ("role_werewolf", "1"),
             ("role_seer", "1"),
             ("role_nurse", "1"),
-            ("deck", "none"),
+            ("deck", deck),
             ("tie", "random"),
             ("max_days", "40"),
             ("tz", "Europe/Moscow"),
@@ -244,4 +249,80 @@ fn forms_refuse_bad_input_next_to_the_field_and_posts_without_the_token() {
     // Logged out: the game page sends to the login page.
     let r = Browser::new(t.server.addr).get(&game);
     assert_eq!((r.status, location(&r)), (303, "/login".to_string()));
+}
+
+/// Issue 14: the players list shows the other players' passive items (public, as in the
+/// newspaper) to players and spectators, and the host's page keeps the step-by-step log of
+/// every resolved day, not only the last.
+#[test]
+fn passive_items_in_the_players_list_and_every_days_log_for_the_host() {
+    let mut t = table_with_deck("fang, fang, fang, fang, fang, fang");
+    let game = t.game.clone();
+    t.server.clock.set(START + 12 * 3600);
+    let page = t.players[0].get(&game).body;
+    let list = page.split("id=\"players-h\"").nth(1).unwrap().split("</table>").next().unwrap();
+    assert_eq!(list.matches("Клык оборотня").count(), 6, "every living player's fang is public: {list}");
+    let mut spectator = Browser::signed_up(t.server.addr, "Зритель");
+    let page = spectator.get(&game).body;
+    let list = page.split("id=\"players-h\"").nth(1).unwrap().split("</table>").next().unwrap();
+    assert_eq!(list.matches("Клык оборотня").count(), 6, "a spectator sees them too: {list}");
+
+    for day in 1..=2 {
+        let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve")]);
+        assert_eq!(r.status, 303, "day {day}: {}", r.body);
+        let page = t.host.get(&game).body;
+        for d in 1..=day {
+            assert!(page.contains(&format!("Пошаговый разбор итогов дня {d}")), "day {day}: the log of day {d}");
+        }
+        if page.contains("Игра окончена") {
+            break;
+        }
+        // The next day opens at 22:00.
+        t.server.clock.set(START + day as i64 * 24 * 3600 + 60);
+        let page = t.host.get(&game).body;
+        assert!(page.contains(&format!("День {}", day + 1)), "day {} opened", day + 1);
+    }
+    let page = t.players[1].get(&game).body;
+    assert!(!page.contains("Пошаговый разбор"), "only the host reads the log");
+}
+
+/// Issue 14: the thread is paged: the game page shows the open day's latest page of
+/// posts, with links to the day's other pages and to the other days (JavaScript off).
+#[test]
+fn the_thread_is_paged_by_day_and_page() {
+    let mut t = table();
+    let game = t.game.clone();
+    t.server.clock.set(START + 3600);
+    for k in 1..=120 {
+        let b = &mut t.players[k % 6];
+        let r = b.submit(&game, &format!("{game}/thread"), &[("room", "thread"), ("text", &format!("Реплика {k}."))]);
+        assert_eq!(r.status, 303, "post {k}: {}", r.body);
+    }
+    let thread =
+        |body: &str| body.split("id=\"thread-h\"").nth(1).unwrap().split("</section>").next().unwrap().to_string();
+    let page = thread(&t.players[0].get(&game).body);
+    assert!(page.contains("id=\"post-120\"") && page.contains("id=\"post-101\""), "the last page by default");
+    assert!(!page.contains("id=\"post-100\""), "50 posts a page");
+    assert!(page.contains(&format!("href=\"/games/{}?room=thread&#38;day=1&#38;page=1#thread\"", t.id)), "{page}");
+    let body = t.players[0].get(&format!("{game}?room=thread&day=1&page=1")).body;
+    let first = thread(&body);
+    assert!(first.contains("id=\"post-1\"") && first.contains("id=\"post-50\"") && !first.contains("id=\"post-51\""));
+    let live = format!("data-fragment=\"/games/{}/thread?room=thread&#38;day=1&#38;page=1\"", t.id);
+    assert!(body.contains(&live), "live updates keep the page");
+    let fragment = t.players[0].get(&format!("/games/{}/thread?room=thread&day=1&page=1", t.id));
+    assert!(fragment.status == 200 && fragment.body.contains("id=\"post-1\""), "the fragment of that page");
+    let bad = t.players[0].get(&format!("{game}?day=abc"));
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(bad.body.contains("Неверные параметры адреса"), "{}", bad.body);
+
+    // Day 2 opens: its (empty) thread is shown, with a link back to day 1.
+    let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve")]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    t.server.clock.set(START + 24 * 3600 + 60);
+    let page = thread(&t.players[0].get(&game).body);
+    assert!(page.contains("Сообщений пока нет") && !page.contains("id=\"post-120\""), "{page}");
+    assert!(page.contains(&format!("href=\"/games/{}?room=thread&#38;day=1#thread\"", t.id)), "{page}");
+    assert!(page.contains("<strong aria-current=\"page\">день 2</strong>"), "{page}");
+    let day1 = thread(&t.players[0].get(&format!("{game}?room=thread&day=1")).body);
+    assert!(day1.contains("id=\"post-120\""), "day 1's last page");
 }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use askama::Template;
 use axum::body::Bytes;
-use axum::extract::rejection::PathRejection;
-use axum::extract::{Form, Path, State};
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{Form, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use ostrov_engine::{Event, PlayerId};
@@ -19,23 +19,25 @@ use serde_json::json;
 
 use super::forms::{order_forms, OrderForm, PostedOrder};
 use super::text::{countdown, game_status, players_ru, when, When};
-use super::thread::{thread_view, ThreadView};
+use super::thread::{thread_view, RoomQuery, Shown, ThreadView};
 use super::{page, to, Chrome, Visitor, WebError};
 use crate::live::{Live, Room, Status};
 use crate::routes::{host_action, locked, send_order, St};
 use crate::view::{self, Viewer};
 use crate::{ApiError, AppState};
 
-/// A refusal to show next to one form (`key`: the form's act or action).
+/// A refusal to show next to one form (`key`: the form's act or action), and which day
+/// and page of a room the reader asked for (`?room=…&day=…&page=…`).
 #[derive(Default)]
 pub struct Notes {
     pub key: String,
     pub message: String,
+    pub shown: Option<(Room, Shown)>,
 }
 
 impl Notes {
     pub fn error(key: &str, message: String) -> Notes {
-        Notes { key: key.to_string(), message }
+        Notes { key: key.to_string(), message, shown: None }
     }
     fn get(&self, key: &str) -> Option<&str> {
         (self.key == key && !self.message.is_empty()).then_some(self.message.as_str())
@@ -79,7 +81,8 @@ pub struct PaperLink {
 pub struct HostPanel {
     pub invite: String,
     pub orders: Vec<String>,
-    pub log: Vec<String>,
+    /// The step-by-step log of every resolved day, the last first.
+    pub logs: Vec<(u32, Vec<String>)>,
     pub log_day: u32,
     pub bbcode: Option<String>,
     pub living: Vec<String>,
@@ -261,8 +264,9 @@ pub fn render_game_page<'a>(
         (Viewer::Host, Some(_)) => true,
         _ => false,
     };
-    let thread = thread_view(live, v, Room::Thread, notes.get("post"));
-    let pack_thread = in_pack.then(|| thread_view(live, v, Room::Pack, notes.get("post_pack")));
+    let shown = |room| notes.shown.filter(|(r, _)| *r == room).map_or_else(Shown::default, |(_, s)| s);
+    let thread = thread_view(live, v, Room::Thread, notes.get("post"), shown(Room::Thread));
+    let pack_thread = in_pack.then(|| thread_view(live, v, Room::Pack, notes.get("post_pack"), shown(Room::Pack)));
     let host = (viewer == Viewer::Host).then(|| host_panel(live, invite.clone().unwrap_or_default(), now));
     let host_error = (viewer == Viewer::Host && !notes.key.is_empty() && notes.key.starts_with("host_"))
         .then(|| (notes.key.clone(), notes.message.clone()));
@@ -327,13 +331,14 @@ fn host_panel(live: &Live, invite: String, now: i64) -> HostPanel {
         .collect();
     let m = live.m.as_ref();
     let last = live.days.iter().rposition(|d| d.resolved_at.is_some()).map(|i| i as u32 + 1);
-    let (log, bbcode) = match (m, last) {
-        (Some(m), Some(d)) => (
-            m.record(d).map(|r| r.log.iter().map(|e| format!("{}. {}", e.step, e.text)).collect()).unwrap_or_default(),
-            Some(ostrov_paper::evening(m, d).render(Format::Bbcode)),
-        ),
-        _ => (Vec::new(), None),
+    let logs = match (m, last) {
+        (Some(m), Some(last)) => (1..=last)
+            .rev()
+            .filter_map(|d| m.record(d).map(|r| (d, r.log.iter().map(|e| format!("{}. {}", e.step, e.text)).collect())))
+            .collect(),
+        _ => Vec::new(),
     };
+    let bbcode = m.zip(last).map(|(m, d)| ostrov_paper::evening(m, d).render(Format::Bbcode));
     let question = m.and_then(|m| m.today()).and_then(|t| {
         t.question
             .as_ref()
@@ -344,7 +349,7 @@ fn host_panel(live: &Live, invite: String, now: i64) -> HostPanel {
     HostPanel {
         invite,
         orders,
-        log,
+        logs,
         log_day: last.unwrap_or(0),
         bbcode,
         living: m.map(|m| m.state.living().map(|p| m.state.name(p).to_string()).collect()).unwrap_or_default(),
@@ -369,11 +374,20 @@ pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes
 
 type Id = Result<Path<i64>, PathRejection>;
 
-/// `GET /games/{id}`.
-pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result<Response, WebError> {
+/// `GET /games/{id}?room=thread|pack&day=N&page=K`: the game page; the query picks the
+/// day and page of a room's posts (default: the open day's last page).
+pub async fn show<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    q: Result<Query<RoomQuery>, QueryRejection>,
+) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
     let Path(id) = p.map_err(ApiError::from)?;
-    render(&st, &v, id, Notes::default()).await
+    let Query(q) =
+        q.map_err(|_| ApiError::BadRequest("Неверные параметры адреса страницы (день и страница — числа).".into()))?;
+    let shown = Some(q.shown()?);
+    render(&st, &v, id, Notes { shown, ..Notes::default() }).await
 }
 
 /// `POST /games/{id}/order`: a player's order from its form.

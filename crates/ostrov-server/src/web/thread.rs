@@ -5,7 +5,7 @@
 
 use askama::Template;
 use axum::body::Bytes;
-use axum::extract::rejection::PathRejection;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -57,6 +57,39 @@ pub struct ThreadView {
     pub max: usize,
     pub palms_today: bool,
     pub as_spectator: bool,
+    /// The day shown (0: before the start) and the other days with posts, as links.
+    pub day: u32,
+    pub days: Vec<DayLink>,
+    /// The pages of the day shown, when it has more posts than one page holds.
+    pub pages: Vec<PageLink>,
+    /// The fragment's address for live updates (the same day and page).
+    pub fragment: String,
+}
+
+/// A day of a room in the thread's navigation.
+pub struct DayLink {
+    pub day: u32,
+    pub posts: usize,
+    pub current: bool,
+    pub url: String,
+}
+
+/// A page of the shown day.
+pub struct PageLink {
+    pub no: usize,
+    pub current: bool,
+    pub url: String,
+}
+
+/// The most posts a page shows: the latest page of the open day by default.
+pub const POSTS_PER_PAGE: usize = 50;
+
+/// Which part of a room to show: a day (default: the open day, or the last with posts)
+/// and a page of it counted from 1 (default: the last).
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+pub struct Shown {
+    pub day: Option<u32>,
+    pub page: Option<usize>,
 }
 
 fn room_id(r: Room) -> &'static str {
@@ -108,17 +141,51 @@ fn pieces(line: &str, palms: bool) -> Vec<Piece> {
 }
 
 /// A room of the game as `v` may read it; `error`: a refusal to show by the post form.
-pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>) -> ThreadView {
+pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, shown: Shown) -> ThreadView {
     let user = v.user.as_ref().map_or(-1, |u| u.0);
     let viewer = Viewer::of(live, user);
     let readable = may_read(live, viewer, room);
     let tz = live.config.schedule.tz.as_str();
     let open = live.open_day();
+    let in_room: Vec<(usize, &crate::live::Posted)> = if readable {
+        live.posts.iter().enumerate().filter(|(_, p)| p.post.room == room).collect()
+    } else {
+        Vec::new()
+    };
+    let mut counts: std::collections::BTreeMap<u32, usize> = std::collections::BTreeMap::new();
+    for (_, p) in &in_room {
+        *counts.entry(p.day).or_default() += 1;
+    }
+    let default_day = open.or_else(|| counts.keys().next_back().copied()).unwrap_or(live.days.len() as u32);
+    let day = shown.day.filter(|d| counts.contains_key(d) || Some(*d) == open).unwrap_or(default_day);
+    if Some(day) == open {
+        counts.entry(day).or_default();
+    }
+    let rid = room_id(room);
+    let base = format!("/games/{}?room={rid}", live.id);
+    let days = counts
+        .iter()
+        .map(|(&d, &n)| DayLink { day: d, posts: n, current: d == day, url: format!("{base}&day={d}#{rid}") })
+        .collect();
+    let of_day: Vec<_> = in_room.into_iter().filter(|(_, p)| p.day == day).collect();
+    let n_pages = of_day.len().div_ceil(POSTS_PER_PAGE).max(1);
+    let page = shown.page.filter(|p| (1..=n_pages).contains(p)).unwrap_or(n_pages);
+    let pages = if n_pages > 1 {
+        (1..=n_pages)
+            .map(|no| PageLink { no, current: no == page, url: format!("{base}&day={day}&page={no}#{rid}") })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let fragment = match (shown.day.is_some(), shown.page.is_some()) {
+        (false, false) => format!("/games/{}/thread?room={rid}", live.id),
+        _ => format!("/games/{}/thread?room={rid}&day={day}&page={page}", live.id),
+    };
     let posts = if readable {
-        live.posts
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.post.room == room)
+        of_day
+            .into_iter()
+            .skip((page - 1) * POSTS_PER_PAGE)
+            .take(POSTS_PER_PAGE)
             .map(|(i, p)| {
                 let w = when(p.at, tz);
                 PostRow {
@@ -156,6 +223,10 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>) ->
         max: MAX_POST,
         palms_today: m.and_then(|m| m.today()).is_some_and(|t| t.event == Some(ostrov_engine::Event::PalmsBloom)),
         as_spectator: viewer == Viewer::Outsider,
+        day,
+        days,
+        pages,
+        fragment,
     }
 }
 
@@ -163,6 +234,15 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>) ->
 #[serde(default)]
 pub struct RoomQuery {
     room: String,
+    day: Option<u32>,
+    page: Option<usize>,
+}
+
+impl RoomQuery {
+    /// The room asked for, and which part of it.
+    pub fn shown(&self) -> Result<(Room, Shown), WebError> {
+        Ok((room_of(&self.room)?, Shown { day: self.day, page: self.page }))
+    }
 }
 
 fn room_of(s: &str) -> Result<Room, WebError> {
@@ -180,17 +260,19 @@ pub async fn fragment<S: Store>(
     State(st): St<S>,
     h: HeaderMap,
     p: Id,
-    Query(q): Query<RoomQuery>,
+    q: Result<Query<RoomQuery>, QueryRejection>,
 ) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
+    let Query(q) =
+        q.map_err(|_| ApiError::BadRequest("Неверные параметры адреса страницы (день и страница — числа).".into()))?;
     let user = v.id()?;
     let Path(id) = p.map_err(ApiError::from)?;
-    let room = room_of(&q.room)?;
+    let (room, shown) = q.shown()?;
     let (slot, _) = locked(&st, id).await?;
     if !may_read(&slot.live, Viewer::of(&slot.live, user), room) {
         return Err(ApiError::Forbidden.into());
     }
-    Ok(page(&v, StatusCode::OK, &thread_view(&slot.live, &v, room, None)))
+    Ok(page(&v, StatusCode::OK, &thread_view(&slot.live, &v, room, None, shown)))
 }
 
 #[derive(Deserialize, Default)]
