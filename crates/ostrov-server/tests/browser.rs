@@ -331,6 +331,17 @@ fn a_day_in_a_real_browser() {
     d.click("#thread .post-form button");
     let s = d.wait_for("<mark>я</mark>");
     assert!(s.contains("«Пальмы цветут»: запрещённое слово"));
+    // A second viewer's page is updated live: another player posts from elsewhere (a plain
+    // form post) and the page open in the browser shows it without being reloaded.
+    let url = d.url();
+    d.script("window.__not_reloaded = true; return 0;");
+    let mut other = support::browser::Browser::logged_in(server.addr, NAMES[passengers[2]]);
+    let r =
+        other.submit(&game, &format!("{game}/thread"), &[("room", "thread"), ("text", "Подозрение падает на соседа")]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    d.wait_for("Подозрение падает на соседа");
+    assert_eq!(d.url(), url, "the same page");
+    assert_eq!(d.script("return window.__not_reloaded === true;"), json!(true), "updated live, not reloaded");
     d.shoot("player", 1280);
     d.shoot("player", 360);
 

@@ -77,6 +77,14 @@ impl Browser {
         self.post(path, &token, fields)
     }
 
+    /// A new browser logged in through the login form (an account of [`signed_up`]).
+    pub fn logged_in(addr: std::net::SocketAddr, name: &str) -> Browser {
+        let mut b = Browser::new(addr);
+        let r = b.submit("/login", "/login", &[("name", name), ("password", "пароль-для-теста")]);
+        assert_eq!(r.status, 303, "login of {name}: {}", r.body);
+        b
+    }
+
     /// A new browser signed up through the sign-up form.
     pub fn signed_up(addr: std::net::SocketAddr, name: &str) -> Browser {
         let mut b = Browser::new(addr);
