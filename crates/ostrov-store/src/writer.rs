@@ -4,6 +4,12 @@
 //! transaction, commits (one WAL sync under `synchronous=FULL`) and only then answers each
 //! append. Nothing waits for a batch to fill: a lone append is written as soon as it comes.
 //! A batch that fails is rolled back whole and every append in it gets the error.
+//!
+//! The writer remembers the last number it wrote for each game: a batch whose every append
+//! expects exactly that is written as one `INSERT` (its own transaction: one statement, one
+//! sync) instead of a transaction of four. The log's keys, `(game, seq)` and
+//! `(game, request id)`, still decide: if that `INSERT` fails (another writer appended, a
+//! request id is taken) nothing of it is written and the batch goes the careful way.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -80,6 +86,12 @@ impl Writer {
 
 async fn run(pool: SqlitePool, mut rx: mpsc::UnboundedReceiver<Job>, faults: Arc<Faults>) {
     let mut batch = Vec::new();
+    // The last sequence number of each game this writer has seen written: when every
+    // append of a batch expects exactly what is known, the batch is one INSERT statement
+    // (its own transaction: one sync). Anything else, or that INSERT failing (another
+    // writer got there first: the key (game, seq) or a request id is taken), goes the
+    // careful way, which reads the log's last numbers and request ids in a transaction.
+    let mut known: HashMap<i64, i64> = HashMap::new();
     while let Some(first) = rx.recv().await {
         batch.push(first);
         while batch.len() < MAX_BATCH {
@@ -88,22 +100,88 @@ async fn run(pool: SqlitePool, mut rx: mpsc::UnboundedReceiver<Job>, faults: Arc
                 Err(_) => break,
             }
         }
-        let outcome = write(&pool, &batch, &faults).await;
+        let fast = match expected_as_known(&batch, &known, &faults) {
+            Some(answers) => insert(&pool, &rows(&batch, &answers)).await.ok().map(|_| answers),
+            None => None,
+        };
+        let outcome = match fast {
+            Some(answers) => Ok(answers),
+            None => write(&pool, &batch, &faults).await,
+        };
         faults.batches.fetch_add(1, Ordering::Relaxed);
         faults.appends.fetch_add(batch.len() as u64, Ordering::Relaxed);
         match outcome {
             Ok(answers) => {
                 for (j, a) in batch.drain(..).zip(answers) {
+                    match a {
+                        Appended::New(last) | Appended::Conflict { last } => {
+                            known.insert(j.game, last);
+                        }
+                        Appended::Duplicate(_) => {}
+                    }
                     let _ = j.reply.send(Ok(a));
                 }
             }
             Err(e) => {
+                known.clear();
                 for j in batch.drain(..) {
                     let _ = j.reply.send(Err(e.clone()));
                 }
             }
         }
     }
+}
+
+/// The answers of a batch whose every append expects the last number `known` holds for
+/// its game (counting the batch's earlier appends): all new. `None` when one does not, or
+/// while a test hook is set (the careful way honours them).
+fn expected_as_known(batch: &[Job], known: &HashMap<i64, i64>, faults: &Faults) -> Option<Vec<Appended>> {
+    if faults.fail.load(Ordering::SeqCst) > 0 || faults.hold_ms.load(Ordering::SeqCst) > 0 {
+        return None;
+    }
+    let mut next: HashMap<i64, i64> = HashMap::new();
+    batch
+        .iter()
+        .map(|j| {
+            let last = next.get(&j.game).or_else(|| known.get(&j.game)).copied()?;
+            (last == j.expected).then(|| {
+                next.insert(j.game, last + 1);
+                Appended::New(last + 1)
+            })
+        })
+        .collect()
+}
+
+/// The rows to insert: each new append with its number.
+fn rows(batch: &[Job], answers: &[Appended]) -> Vec<serde_json::Value> {
+    batch
+        .iter()
+        .zip(answers)
+        .filter_map(|(j, a)| match a {
+            Appended::New(seq) => Some(row(j, *seq)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn row(j: &Job, seq: i64) -> serde_json::Value {
+    let e = &j.ev;
+    serde_json::json!([j.game, seq, e.at, e.author, e.client_request_id, e.kind, e.payload.to_string(), e.request_hash])
+}
+
+/// One statement inserting every row (in a transaction the caller holds, or its own).
+async fn insert<'c, E: sqlx::SqliteExecutor<'c>>(db: E, rows: &[serde_json::Value]) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload, request_hash)
+         SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+                json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
+                json_extract(value, '$[6]'), json_extract(value, '$[7]')
+         FROM json_each(?1)",
+    )
+    .bind(serde_json::Value::Array(rows.to_vec()).to_string())
+    .execute(db)
+    .await?;
+    Ok(())
 }
 
 /// Checks and writes one batch in one transaction; the answers in the batch's order.
@@ -157,30 +235,11 @@ async fn write(pool: &SqlitePool, batch: &[Job], faults: &Faults) -> Result<Vec<
         if let Some(r) = &j.ev.client_request_id {
             seen.insert((j.game, r.clone()), *l);
         }
-        let e = &j.ev;
-        rows.push(serde_json::json!([
-            j.game,
-            *l,
-            e.at,
-            e.author,
-            e.client_request_id,
-            e.kind,
-            e.payload.to_string(),
-            e.request_hash
-        ]));
+        rows.push(row(j, *l));
         answers.push(Appended::New(*l));
     }
     if !rows.is_empty() {
-        sqlx::query(
-            "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload, request_hash)
-             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
-                    json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
-                    json_extract(value, '$[6]'), json_extract(value, '$[7]')
-             FROM json_each(?1)",
-        )
-        .bind(serde_json::Value::Array(rows).to_string())
-        .execute(&mut *tx)
-        .await?;
+        insert(&mut *tx, &rows).await?;
     }
     let hold = faults.hold_ms.load(Ordering::SeqCst);
     if hold > 0 {

@@ -255,3 +255,32 @@ async fn cached_sessions_agree_with_the_file() {
     assert_eq!(s.session_user("ended", 10).await.unwrap(), None, "a logout is final");
     assert_eq!(s.session_user("never", 10).await.unwrap(), None);
 }
+
+/// The writer remembers each game's last number to write a batch as one statement; when
+/// another writer appended meanwhile (a second store on the same file), the remembered
+/// number is stale: the statement fails on the log's keys and the careful way answers.
+#[tokio::test]
+async fn a_stale_remembered_number_is_caught_by_the_log_keys() {
+    let path = temp_db("stale-known");
+    let a = SqliteStore::open(&path).await.unwrap();
+    let b = SqliteStore::open(&path).await.unwrap();
+    let u = a.create_user("host", "h").await.unwrap();
+    let g = a.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    assert_eq!(a.append(g, 0, ev(1, Some("a1"), "order")).await.unwrap(), Appended::New(1));
+    assert_eq!(a.append(g, 1, ev(2, Some("a2"), "order")).await.unwrap(), Appended::New(2), "a knows 2 now");
+    assert_eq!(b.append(g, 2, ev(3, Some("b1"), "order")).await.unwrap(), Appended::New(3));
+    // a still believes the last is 2: its one-statement insert of seq 3 fails, nothing is
+    // written twice, and the answer is the conflict with the real last number.
+    assert_eq!(a.append(g, 2, ev(4, Some("a3"), "order")).await.unwrap(), Appended::Conflict { last: 3 });
+    assert_eq!(a.append(g, 3, ev(4, Some("a3"), "order")).await.unwrap(), Appended::New(4));
+    // A request id the other writer stored is a duplicate, not a second row.
+    assert_eq!(b.append(g, 3, ev(5, Some("b2"), "order")).await.unwrap(), Appended::Conflict { last: 4 });
+    assert_eq!(b.append(g, 4, ev(5, Some("b2"), "order")).await.unwrap(), Appended::New(5));
+    assert_eq!(a.append(g, 5, ev(6, Some("b2"), "order")).await.unwrap(), Appended::Duplicate(5));
+    let log = a.events(g).await.unwrap();
+    assert_eq!(log.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+    assert_eq!(
+        log.iter().map(|e| e.client_request_id.clone().unwrap()).collect::<Vec<_>>(),
+        vec!["a1", "a2", "b1", "a3", "b2"]
+    );
+}
