@@ -224,14 +224,25 @@ fn nobody_acts_in_a_game_they_are_not_in() {
         assert_eq!(error(&c.get(&format!("{gid}/inbox?format=markdown")).unwrap()), (403, "forbidden".into()));
         assert_eq!(error(&c.post(&format!("{gid}/start"), json!({})).unwrap()), (403, "forbidden".into()));
     }
-    // The outsider views the game as an outsider: no roles, no items, no orders.
+    // The outsider views the game as an outsider: no roles, no orders, and of the items
+    // only the passive ones living players hold (public, as the newspaper shows them).
     let g = ok(&w.outsider.get(&b).unwrap());
     assert_eq!(g["viewer"], "outsider");
     assert!(
         g.get("you").is_none() && g.get("orders").is_none() && g.get("setup").is_none() && g.get("invite").is_none()
     );
-    for p in g["players"].as_array().unwrap() {
-        assert!(p.get("role").is_none() && p.get("item").is_none(), "{p}");
+    let host_view = ok(&w.host.get(&b).unwrap());
+    for (p, full) in g["players"].as_array().unwrap().iter().zip(host_view["players"].as_array().unwrap()) {
+        assert!(p.get("role").is_none(), "{p}");
+        let passive = full["item"]["id"]
+            .as_str()
+            .and_then(|id| id.parse::<ostrov_engine::Item>().ok())
+            .is_some_and(|i| i.is_passive());
+        if passive && p["alive"] == true {
+            assert_eq!(p["item"], full["item"], "{p}");
+        } else {
+            assert!(p.get("item").is_none(), "{p}");
+        }
     }
     // Joining a running game is refused; the host cannot play their own game.
     let r = w.outsider.post(&format!("/api/invites/{}/join", w.invite), json!({})).unwrap();
