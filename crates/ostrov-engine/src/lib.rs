@@ -42,6 +42,7 @@
 //! ```
 
 mod act;
+mod announce;
 mod day;
 mod draw;
 mod error;
@@ -77,6 +78,7 @@ mod vote;
 mod win;
 
 pub use act::Act;
+pub use announce::Announcement;
 pub use day::{Phase, Sent, Today};
 pub use error::{GameFileError, ResolveError, UnknownWord};
 pub use event::Event;

@@ -22,11 +22,13 @@
 mod doc;
 mod format;
 mod inbox;
+mod opening;
 mod paper;
 
 pub use doc::{md_escape, Block, Doc, Line, Span};
 pub use format::Format;
 pub use inbox::{inbox, inbox_doc};
+pub use opening::{announcement, opening};
 pub use paper::{bulletin, evening, final_paper, revealed};
 
 use ostrov_engine::Match;

@@ -26,7 +26,7 @@ pub(crate) fn line(ph: Phrase) -> Line {
 }
 
 /// [`line`] with a full stop.
-fn sentence(ph: Phrase) -> Line {
+pub(crate) fn sentence(ph: Phrase) -> Line {
     line(ph.t("."))
 }
 
@@ -90,7 +90,7 @@ fn use_line(m: &Match, u: &ItemUse) -> Line {
     l
 }
 
-fn event_line(event: Option<Event>) -> Line {
+pub(crate) fn event_line(event: Option<Event>) -> Line {
     match event {
         Some(e) => vec![t("Событие дня: "), b(e.ru()), t(format!(" — {}", e.meaning_ru()))],
         None => vec![t("Событие дня: нет.")],

@@ -334,3 +334,53 @@ fn a_forty_player_game_keeps_every_invariant() {
         check_game(seed, 40);
     }
 }
+
+/// Issue 15 (point 4): the 22:00 announcement is what opening the day does, and neither
+/// it nor the opening post names a living player's role or an item that is not passive.
+fn check_announcements(seed: u64, players: usize) {
+    use ostrov_engine::ru::{role, Gender};
+    let fresh = Match::new(&setup(seed, players), true);
+    let mut games = vec![fresh.clone()];
+    let mut m = random_game(seed, players);
+    if m.winner().is_none() {
+        games.push(m.clone());
+    } else {
+        assert!(m.announce(&DayPlan::default()).is_err(), "no next day after the end");
+    }
+    m = fresh;
+    for g in games {
+        let a = g.announce(&DayPlan::default()).unwrap();
+        let mut opened = g.clone();
+        opened.open_day(&DayPlan::default()).unwrap();
+        let st = &opened.state;
+        assert_eq!((a.day, a.event, a.chosen), (st.day, st.event, opened.today().unwrap().chosen));
+        let living: Vec<_> = st.list_order.iter().filter(|&&p| st.alive(p)).map(|&p| (p, st.player(p).item)).collect();
+        assert_eq!(a.living, living);
+        let doc = if g.days.is_empty() { ostrov_paper::opening(&g, &a) } else { ostrov_paper::announcement(&g, &a) };
+        let text = doc.render(Format::Plain);
+        for r in Role::ALL {
+            for gender in [None, Some(Gender::Male), Some(Gender::Female)] {
+                assert!(!text.contains(role(*r, gender)), "{} in:\n{text}", role(*r, gender));
+            }
+        }
+        for i in Item::ALL.iter().filter(|i| !i.is_passive()) {
+            assert!(!text.contains(i.ru()), "{} in:\n{text}", i.ru());
+        }
+        for &(p, held) in &a.living {
+            assert!(text.contains(g.state.name(p)), "{}", g.state.name(p));
+            if let Some(h) = held.filter(|h| h.item.is_passive()) {
+                assert!(text.contains(h.item.ru()));
+            }
+        }
+    }
+    assert_eq!(m.state.day, 0, "announcing changes nothing");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn announcements_are_the_opening_and_reveal_nothing(seed in any::<u64>(), players in 5usize..=16) {
+        check_announcements(seed, players);
+    }
+}

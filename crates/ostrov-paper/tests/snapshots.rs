@@ -64,3 +64,35 @@ fn bbcode_of_the_big_game_uses_only_stock_phpbb_tags() {
     );
     assert!(all(&sample(), Format::HtmlFragment).starts_with("<article"));
 }
+
+/// Issue 15 (point 4): the opening post of the sample game (`ostrov resolve --day 0`).
+fn sample_opening(f: Format) -> String {
+    let game = Game::parse(include_str!("../../../games/sample.toml")).unwrap();
+    let m = ostrov_engine::Match::new(&game.setup, true);
+    let a = m.announce(&game.days[0]).unwrap();
+    ostrov_paper::opening(&m, &a).render(f)
+}
+
+#[test]
+fn opening_post_markdown() {
+    insta::assert_snapshot!(sample_opening(Format::Markdown));
+}
+
+#[test]
+fn opening_post_bbcode() {
+    insta::assert_snapshot!(sample_opening(Format::Bbcode));
+}
+
+/// Issue 15 (point 4): the 22:00 announcement of day 2 of the sample game, after day 1
+/// (the game itself ends on day 3: no day after that is announced).
+#[test]
+fn next_day_announcement_of_the_sample() {
+    let mut game = Game::parse(include_str!("../../../games/sample.toml")).unwrap();
+    assert!(sample().announce(&Default::default()).is_err(), "the sample game is over");
+    game.days.truncate(1);
+    let m = play(&game, true).unwrap();
+    let a = m.announce(&Default::default()).unwrap();
+    assert_eq!(a.day, 2);
+    assert_eq!(a.event, m.days[0].next_event, "the evening paper said the same");
+    insta::assert_snapshot!(ostrov_paper::announcement(&m, &a).render(Format::Markdown));
+}

@@ -1,6 +1,7 @@
 //! `ostrov`: the command line of Ostrov, a thin layer over the library crates.
 
 mod new;
+mod next;
 mod resolve;
 mod serve;
 mod simulate;
@@ -33,6 +34,7 @@ fn language(flag: Option<&str>) -> Lang {
 enum Cmd {
     Resolve(resolve::Args),
     New(new::Args),
+    Next(next::Args),
     Simulate(simulate::Args),
     Suggest(suggest::Args),
     Serve(serve::Args),
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Cmd::Resolve(a) => resolve::run(a, lang),
         Cmd::New(a) => new::run(a, lang),
+        Cmd::Next(a) => next::run(a, lang),
         Cmd::Simulate(a) => simulate::run(a, lang),
         Cmd::Suggest(a) => suggest::run(a, lang),
         Cmd::Serve(a) => serve::run(a),

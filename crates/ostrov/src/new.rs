@@ -42,7 +42,8 @@ pub struct Args {
     /// The game's title.
     #[arg(long)]
     title: Option<String>,
-    /// Where to write the game file (default: standard output). An existing file is not overwritten.
+    /// Where to write the game file (default: standard output). An existing file is not
+    /// overwritten. With a file, the game's opening post (Markdown) goes to standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -127,7 +128,27 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
                     Lang::English => format!("cannot write {}: {e}", path.display()),
                 })
             })?;
-            eprintln!("ostrov: wrote {} ({} players, seed {seed})", path.display(), dealt.seats.len());
+            let n = dealt.seats.len();
+            eprintln!(
+                "ostrov: {}",
+                match lang {
+                    Lang::Ru => format!(
+                        "записан {} ({n} {}, seed {seed}); ниже — первый пост игры для форума",
+                        path.display(),
+                        ostrov_engine::plural::form(n as u64, "игрок", "игрока", "игроков")
+                    ),
+                    Lang::English => format!(
+                        "wrote {} ({n} players, seed {seed}); below is the game's opening post for the forum",
+                        path.display()
+                    ),
+                }
+            );
+            // The opening post of the file as written, so that it is exactly what
+            // `ostrov resolve FILE --day 0` prints.
+            let shown = path.display().to_string();
+            let (game, lines) = ostrov_engine::Game::parse_bytes(text.as_bytes())
+                .map_err(|e| Failure(format!("{shown}: {}", e.text(lang))))?;
+            print!("{}", crate::resolve::opening_post(&game, &lines, &shown, lang, ostrov_paper::Format::Markdown)?);
         }
     }
     Ok(())

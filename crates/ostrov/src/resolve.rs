@@ -27,7 +27,8 @@ pub struct Args {
     /// (with [table] and [s]).
     #[arg(long, value_parser = ["phpbb", "xenforo", "ipb"])]
     forum: Option<String>,
-    /// Print only the newspapers of day N.
+    /// Print only the newspapers of day N; 0 prints the opening post (the players in
+    /// their order with their passive items, the rules in short, day 1's event).
     #[arg(long, value_name = "N")]
     day: Option<u32>,
     /// Print the private messages of one player (role, item, seer results, items received).
@@ -104,18 +105,43 @@ fn warn_refusals(m: &Match, game: &Game, lines: &Lines, shown: &str, lang: Lang)
     }
 }
 
+/// The newspaper format of `--format` and `--forum`.
+pub fn format_of(format: Option<&str>, forum: Option<&str>) -> Result<Format, Failure> {
+    let mut f: Format = format.unwrap_or("markdown").parse()?;
+    if let Some(forum) = forum {
+        f = f.for_forum(forum)?;
+    }
+    Ok(f)
+}
+
+/// A play error of the file, with the line of the day key it is about.
+pub fn play_failure(e: &ostrov_engine::ResolveError, lines: &Lines, shown: &str, lang: Lang) -> Failure {
+    let at = e.key().and_then(|k| lines.day_key(e.day(), k));
+    let line = match (at, lang) {
+        (Some(l), Lang::Ru) => format!("строка {l}, "),
+        (Some(l), Lang::English) => format!("line {l}, "),
+        (None, _) => String::new(),
+    };
+    Failure(format!("{shown}: {line}{}", e.text(lang)))
+}
+
+/// The opening post of a game file: what day 1 will open with, before any order.
+pub fn opening_post(game: &Game, lines: &Lines, shown: &str, lang: Lang, format: Format) -> Result<String, Failure> {
+    let m = Match::new(&game.setup, true);
+    let plan = game.days.first().cloned().unwrap_or_default();
+    let a = m.announce(&plan).map_err(|e| play_failure(&e, lines, shown, lang))?;
+    Ok(ostrov_paper::opening(&m, &a).render(format))
+}
+
 pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
     let (game, lines) = load(&a.file, lang)?;
     let shown = a.file.display().to_string();
-    let m = ostrov_engine::play(&game, true).map_err(|e| {
-        let at = e.key().and_then(|k| lines.day_key(e.day(), k));
-        let line = match (at, lang) {
-            (Some(l), Lang::Ru) => format!("строка {l}, "),
-            (Some(l), Lang::English) => format!("line {l}, "),
-            (None, _) => String::new(),
-        };
-        Failure(format!("{shown}: {line}{}", e.text(lang)))
-    })?;
+    if a.day == Some(0) && !a.json && a.inbox.is_none() {
+        let format = format_of(a.format.as_deref(), a.forum.as_deref())?;
+        print!("{}", opening_post(&game, &lines, &shown, lang, format)?);
+        return Ok(());
+    }
+    let m = ostrov_engine::play(&game, true).map_err(|e| play_failure(&e, &lines, &shown, lang))?;
     if let Some(d) = a.day {
         if d == 0 || d as usize > m.days.len() {
             let n = m.days.len();
@@ -130,10 +156,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         println!("{}", Report::of(&m).to_json());
         return Ok(());
     }
-    let mut format: Format = a.format.as_deref().unwrap_or("markdown").parse()?;
-    if let Some(forum) = &a.forum {
-        format = format.for_forum(forum)?;
-    }
+    let format = format_of(a.format.as_deref(), a.forum.as_deref())?;
     if let Some(name) = &a.inbox {
         let p = m.find(name).ok_or_else(|| {
             let near = nearest(name, m.state.players.iter().map(|p| p.name.as_str()));

@@ -576,3 +576,53 @@ fn an_evening_order_counts_before_the_morning() {
     assert_eq!(report["days"][0]["tally"]["Маша"], 3);
     assert_eq!(report["days"][0]["rejected"], serde_json::json!([]));
 }
+
+/// Issue 15 (point 4): the opening post (`resolve --day 0`, and `new -o` prints the same
+/// for the file it wrote) and `next` for the day after the file's last.
+#[test]
+fn the_opening_post_and_the_next_day() {
+    let o = ostrov(&["resolve", &sample(), "--day", "0"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let post = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        post.contains("начало игры") && post.contains("Коротко о правилах") && post.contains("## День 1"),
+        "{post}"
+    );
+    assert!(post.contains("Вызов духа"), "day 1 of the sample is a Spirit call: {post}");
+    assert!(!post.contains("Шокер") && !post.contains("Ясновидящ"), "{post}");
+
+    let dir = std::env::temp_dir().join(format!("ostrov-cli-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.toml");
+    let f = file.to_str().unwrap();
+    let o = ostrov(&["new", "--players", "Аня,Боря,Вика,Гена,Дима,Женя,Зоя,Илья,Кира", "--seed", "5", "-o", f]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("первый пост игры"));
+    let printed = String::from_utf8(o.stdout).unwrap();
+    let o = ostrov(&["resolve", f, "--day", "0"]);
+    assert_eq!(printed, String::from_utf8(o.stdout).unwrap());
+    assert!(printed.contains("На острове 9 игроков."), "{printed}");
+    // `next` of a file with no days is the opening too; after a day it is day 2's announcement.
+    assert_eq!(String::from_utf8(ostrov(&["next", f]).stdout).unwrap(), printed);
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("\n[[days]]\nevent = \"full_moon\"\n");
+    std::fs::write(&file, &text).unwrap();
+    let o = ostrov(&["next", f, "--format", "bbcode"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let next = String::from_utf8(o.stdout).unwrap();
+    assert!(next.contains("день 2, 22:00") && next.contains("Событие дня"), "{next}");
+    // The evening newspaper of day 1 announces the same event `next` does.
+    let evening = String::from_utf8(ostrov(&["resolve", f, "--day", "1", "--format", "bbcode"]).stdout).unwrap();
+    let event = next.split("Событие дня: [b]").nth(1).and_then(|s| s.split("[/b]").next()).unwrap();
+    assert!(evening.contains(&format!("Событие: [b]{event}[/b]")), "{event} / {evening}");
+    // A finished game has no next day.
+    let o = ostrov(&["next", concat!(env!("CARGO_MANIFEST_DIR"), "/../../games/big-40x30.toml")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() {
+        assert_bad(&o, "игра окончена");
+    } else {
+        assert!(err.is_empty(), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
