@@ -35,7 +35,7 @@ pub async fn create_game<S: Store>(
     if config.seed.is_none() {
         config.seed = Some(OsRng.next_u64() >> 1);
     }
-    config.title = config.title.trim().to_string();
+    config.title = ostrov_engine::clean_line(&config.title);
     config.check().map_err(ApiError::BadRequest)?;
     let mut b = [0u8; 12];
     OsRng.fill_bytes(&mut b);

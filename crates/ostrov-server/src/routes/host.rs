@@ -171,7 +171,9 @@ pub async fn host_action<S: Store>(
             if b.reason.as_ref().is_some_and(|r| r.chars().count() > 500) {
                 return Err(ApiError::BadRequest("Причина длиннее 500 символов.".into()));
             }
-            let (day, order) = with_clock(host_order(action, Some(b.target), b.reason, None))?;
+            // Free text is one clean line before it is stored (it is published).
+            let reason = b.reason.map(|r| ostrov_engine::clean_line(&r)).filter(|r| !r.is_empty());
+            let (day, order) = with_clock(host_order(action, Some(b.target), reason, None))?;
             GameEvent::Order { day, order }
         }
         "fix" => {

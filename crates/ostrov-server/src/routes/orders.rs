@@ -132,7 +132,9 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
         targets: b.targets,
         from: b.from,
         item: b.item,
-        text: b.text,
+        // The Spirit's question is published: one clean line (no breaks, control, bidi or
+        // invisible characters, NFC) before it is stored, so it cannot leave its sentence.
+        text: b.text.map(|t| ostrov_engine::clean_line(&t)),
         answer: None,
         reason: None,
         at: Some(json!(at.to_string())),
