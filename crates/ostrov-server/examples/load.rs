@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use ostrov_server::client::Client;
 use ostrov_server::live::{Config, GameEvent, Live};
 use ostrov_server::local::ManualClock;
-use ostrov_server::{app, spawn_scheduler, AppState, Summary};
+use ostrov_server::{spawn_scheduler, AppState, Summary};
 use ostrov_store::SqliteStore;
 use serde_json::{json, Value};
 use sqlx::{ConnectOptions, Connection};
@@ -235,12 +235,15 @@ fn serve(rt: &tokio::runtime::Runtime, db: &Path, clock: Arc<ManualClock>) -> (S
     let db = db.to_str().unwrap().to_string();
     rt.block_on(async move {
         let store = SqliteStore::open(&db).await.expect("the database opens");
-        let state = Arc::new(AppState::load(store, clock).await.expect("state"));
+        let mut state = AppState::load(store, clock).await.expect("state");
+        // A thousand clients sign up from this one machine.
+        state.signups = ostrov_server::ratelimit::Quota::new(0, 3600);
+        let state = Arc::new(state);
         spawn_scheduler(state.clone());
         let listener = ostrov_server::net::listen("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let s = state.clone();
-        tokio::spawn(async move { axum::serve(listener, app(s)).await });
+        tokio::spawn(async move { ostrov_server::serve(listener, s).await });
         (addr, state)
     })
 }

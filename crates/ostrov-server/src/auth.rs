@@ -15,6 +15,7 @@ use axum::{Json, Router};
 use ostrov_store::{Store, StoreError};
 use serde::Deserialize;
 
+use crate::harden::ClientAddr;
 use crate::{ApiError, AppState};
 
 pub const COOKIE: &str = "ostrov_session";
@@ -81,72 +82,141 @@ pub enum Field {
     Form,
 }
 
-/// Creates an account: the new user's id, or the field at fault and the error.
-pub async fn register<S: Store>(st: &AppState<S>, c: &Credentials) -> Result<i64, (Field, ApiError)> {
-    let name = c.name.trim();
+/// The longest password accepted, in bytes (hashing a longer one is a cheap way to burn
+/// the server's CPU).
+pub const MAX_PASSWORD_BYTES: usize = 1024;
+
+/// "Попробуйте через 40 с." / "через 3 мин." for a wait in seconds.
+fn retry_in(wait: i64) -> String {
+    let wait = wait.max(1);
+    if wait < 120 {
+        format!("{wait} с")
+    } else {
+        format!("{} мин", (wait + 59) / 60)
+    }
+}
+
+/// An account name as given, checked: 1–40 characters, no invisible or control ones.
+fn account_name(raw: &str) -> Result<&str, ApiError> {
+    let name = raw.trim();
     if name.is_empty() || name.chars().count() > 40 {
-        return Err((Field::Name, ApiError::BadRequest("Имя должно быть от 1 до 40 символов.".into())));
+        return Err(ApiError::BadRequest("Имя должно быть от 1 до 40 символов.".into()));
     }
     if name.chars().any(crate::routes::invisible) {
-        let m = "Имя не должно содержать невидимых и управляющих символов.";
-        return Err((Field::Name, ApiError::BadRequest(m.into())));
+        return Err(ApiError::BadRequest("Имя не должно содержать невидимых и управляющих символов.".into()));
     }
-    if c.password.chars().count() < 8 || c.password.len() > 1024 {
+    Ok(name)
+}
+
+/// Runs Argon2 (hashing or checking a password) on the blocking pool, at most as many at
+/// once as the machine has cores, so that sign-ups and logins never stall the request
+/// threads.
+async fn argon2<T: Send + 'static>(
+    st: &AppState<impl Store>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit = st.hashing.acquire().await.map_err(|e| ApiError::Internal(e.to_string()))?;
+    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// Creates an account: the new user's id, or the field at fault and the error. Names are
+/// one per look-alike-free form (`Вика`, `ВИКА` and `Bика` with a Latin B are one name);
+/// each client address may sign up [`crate::ratelimit::SIGNUPS_PER_HOUR`] times an hour.
+pub async fn register<S: Store>(st: &AppState<S>, c: &Credentials, addr: ClientAddr) -> Result<i64, (Field, ApiError)> {
+    let name = account_name(&c.name).map_err(|e| (Field::Name, e))?;
+    if c.password.chars().count() < 8 {
         return Err((Field::Password, ApiError::BadRequest("Пароль должен быть не короче 8 символов.".into())));
     }
-    let salt = SaltString::generate(&mut OsRng);
-    let hash = Argon2::default()
-        .hash_password(c.password.as_bytes(), &salt)
-        .map_err(|e| (Field::Form, ApiError::Internal(e.to_string())))?
-        .to_string();
-    match st.store.create_user(name, &hash).await {
+    if c.password.len() > MAX_PASSWORD_BYTES {
+        let m = format!("Пароль должен быть не длиннее {MAX_PASSWORD_BYTES} байт.");
+        return Err((Field::Password, ApiError::BadRequest(m)));
+    }
+    let key = ostrov_engine::skeleton(name);
+    if let Some(ip) = addr.0 {
+        st.signups.take(ip, st.clock.now()).map_err(|wait| {
+            let m = format!("Слишком много регистраций с этого адреса. Попробуйте через {}.", retry_in(wait));
+            (Field::Form, ApiError::TooMany(m, wait))
+        })?;
+    }
+    let taken =
+        || (Field::Name, ApiError::Conflict("name_taken", "Это имя (или неотличимое от него) уже занято.".into()));
+    if st.store.user_by_key(&key).await.map_err(|e| (Field::Form, e.into()))?.is_some() {
+        return Err(taken());
+    }
+    let password = c.password.clone();
+    let hash = argon2(st, move || {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default().hash_password(password.as_bytes(), &salt).map(|h| h.to_string())
+    })
+    .await
+    .map_err(|e| (Field::Form, e))?
+    .map_err(|e| (Field::Form, ApiError::Internal(e.to_string())))?;
+    match st.store.create_user(name, &key, &hash).await {
         Ok(id) => Ok(id),
-        Err(StoreError::Conflict(_)) => {
-            Err((Field::Name, ApiError::Conflict("name_taken", "Это имя уже занято.".into())))
-        }
+        Err(StoreError::Conflict(_)) => Err(taken()),
         Err(e) => Err((Field::Form, e.into())),
     }
 }
 
-/// Checks a name and password (with the login rate limit): the user's id and name.
-pub async fn verify<S: Store>(st: &AppState<S>, c: &Credentials) -> Result<(i64, String), ApiError> {
-    let key = ostrov_engine::fold_name(c.name.trim());
-    let now = st.clock.now();
-    st.logins.check(&key, now).map_err(|wait| {
-        ApiError::TooMany(format!("Слишком много неудачных попыток входа. Попробуйте через {} с.", wait.max(1)))
-    })?;
-    let Some(u) = st.store.user_by_name(c.name.trim()).await? else {
-        st.logins.fail(&key, now);
-        return Err(ApiError::BadCredentials);
-    };
-    let parsed = PasswordHash::new(&u.password_hash).map_err(|e| ApiError::Internal(e.to_string()))?;
-    if Argon2::default().verify_password(c.password.as_bytes(), &parsed).is_err() {
-        st.logins.fail(&key, now);
+/// Checks a name and password, with the login limits of [`crate::ratelimit`] (per account
+/// and per address, with backoff; an address the account logged in from passes the
+/// account's wait): the user's id and name.
+pub async fn verify<S: Store>(st: &AppState<S>, c: &Credentials, addr: ClientAddr) -> Result<(i64, String), ApiError> {
+    let name = account_name(&c.name)?;
+    if c.password.len() > MAX_PASSWORD_BYTES {
         return Err(ApiError::BadCredentials);
     }
-    st.logins.clear(&key);
+    let key = ostrov_engine::skeleton(name);
+    let now = st.clock.now();
+    st.logins.check(&key, addr.0, now).map_err(|wait| {
+        let m = format!("Слишком много неудачных попыток входа. Попробуйте через {}.", retry_in(wait));
+        ApiError::TooMany(m, wait)
+    })?;
+    // The name as written first: an old account whose look-alike took the key logs in by
+    // its exact name; then any look-alike spelling of a name.
+    let user = match st.store.user_by_name(name).await? {
+        Some(u) => Some(u),
+        None => st.store.user_by_key(&key).await?,
+    };
+    let Some(u) = user else {
+        st.logins.fail(&key, addr.0, now);
+        return Err(ApiError::BadCredentials);
+    };
+    let (password, stored) = (c.password.clone(), u.password_hash.clone());
+    let right = argon2(st, move || {
+        PasswordHash::new(&stored).map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+    })
+    .await?
+    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    if !right {
+        st.logins.fail(&key, addr.0, now);
+        return Err(ApiError::BadCredentials);
+    }
+    st.logins.succeed(&key, addr.0, now);
     Ok((u.id, u.name))
 }
 
 async fn signup<S: Store>(
     State(st): State<Arc<AppState<S>>>,
+    addr: ClientAddr,
     h: HeaderMap,
     body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     require_csrf(&h)?;
     let Json(c) = body?;
-    let id = register(&st, &c).await.map_err(|(_, e)| e)?;
+    let id = register(&st, &c, addr).await.map_err(|(_, e)| e)?;
     start_session(&st, id, c.name.trim()).await
 }
 
 async fn login<S: Store>(
     State(st): State<Arc<AppState<S>>>,
+    addr: ClientAddr,
     h: HeaderMap,
     body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     require_csrf(&h)?;
     let Json(c) = body?;
-    let (id, name) = verify(&st, &c).await?;
+    let (id, name) = verify(&st, &c, addr).await?;
     start_session(&st, id, &name).await
 }
 

@@ -20,8 +20,8 @@ pub enum ApiError {
     Refused(Refusal),
     /// Well-formed but wrong (names nobody, unknown act …): 422.
     Invalid(&'static str, String),
-    /// Too many attempts: 429.
-    TooMany(String),
+    /// Too many attempts: 429 with `Retry-After` (the seconds to wait).
+    TooMany(String, i64),
     /// The write did not reach the disk (the batch holding it failed, or one before it in
     /// the same game did): 503, nothing of the request was accepted. The detail is logged.
     NotSaved(String),
@@ -37,7 +37,7 @@ impl ApiError {
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Refused(_) | ApiError::Invalid(..) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::NotSaved(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -53,7 +53,7 @@ impl ApiError {
             ApiError::NotFound => "not_found",
             ApiError::Conflict(code, _) | ApiError::Invalid(code, _) => code,
             ApiError::Refused(r) => r.code(),
-            ApiError::TooMany(_) => "too_many_requests",
+            ApiError::TooMany(..) => "too_many_requests",
             ApiError::NotSaved(_) => "not_saved",
             ApiError::Internal(_) => "internal",
         }
@@ -61,7 +61,7 @@ impl ApiError {
 
     pub fn message(&self) -> String {
         match self {
-            ApiError::BadRequest(m) | ApiError::TooMany(m) => m.clone(),
+            ApiError::BadRequest(m) | ApiError::TooMany(m, _) => m.clone(),
             ApiError::Unauthorized => "Нужно войти в систему.".into(),
             ApiError::BadCredentials => "Неверное имя или пароль.".into(),
             ApiError::Forbidden => "Недостаточно прав.".into(),
@@ -132,6 +132,10 @@ impl IntoResponse for ApiError {
             _ => {}
         }
         let body = serde_json::json!({"error": self.code(), "message": self.message()});
-        (self.status(), Json(body)).into_response()
+        let mut r = (self.status(), Json(body)).into_response();
+        if let ApiError::TooMany(_, wait) = self {
+            r.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(wait.max(1)));
+        }
+        r
     }
 }

@@ -9,18 +9,19 @@
 //! ```no_run
 //! # async fn run() -> Result<(), String> {
 //! use std::sync::Arc;
-//! use ostrov_server::{app, AppState, SystemClock};
+//! use ostrov_server::{AppState, SystemClock};
 //! let store = ostrov_store::SqliteStore::open("ostrov.db").await.map_err(|e| e.to_string())?;
 //! let state = Arc::new(AppState::load(store, Arc::new(SystemClock)).await?);
 //! ostrov_server::spawn_scheduler(state.clone());
 //! let listener = ostrov_server::net::listen("127.0.0.1:8080").await.map_err(|e| e.to_string())?;
-//! axum::serve(listener, app(state)).await.map_err(|e| e.to_string())
+//! ostrov_server::serve(listener, state).await.map_err(|e| e.to_string())
 //! # }
 //! ```
 
 pub mod auth;
 pub mod client;
 pub mod error;
+pub mod harden;
 pub mod live;
 pub mod local;
 pub mod net;
@@ -194,6 +195,25 @@ pub async fn fold_stored<S: Store>(store: &S, id: i64, host: i64) -> Result<Opti
     Ok(Some(Slot::new(live, requests)))
 }
 
+/// Gives accounts made before names had keys their key (the look-alike-free form of the
+/// name, [`ostrov_engine::skeleton`]), oldest first. Of old look-alike accounts only the
+/// oldest gets the key; the others keep logging in by their exact name, and nobody can
+/// sign up under any look-alike of theirs (the key is taken).
+async fn key_old_accounts<S: Store>(store: &S) -> Result<(), String> {
+    for (id, name) in store.users_without_key().await.map_err(|e| e.to_string())? {
+        match store.set_user_key(id, &ostrov_engine::skeleton(&name)).await {
+            Ok(()) => {}
+            Err(ostrov_store::StoreError::Conflict(_)) => {
+                eprintln!(
+                    "ostrov-server: account {id} ({name:?}) looks like an older account: it logs in by its exact name"
+                );
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok(())
+}
+
 /// Shared state of every handler.
 pub struct AppState<S: Store> {
     pub store: S,
@@ -201,6 +221,14 @@ pub struct AppState<S: Store> {
     /// Every game; each folded on first use (see [`registry`]).
     pub games: registry::Registry,
     pub logins: ratelimit::Limiter,
+    /// Sign-ups per client address.
+    pub signups: ratelimit::Quota,
+    /// Argon2 runs at once (one per core), on the blocking pool.
+    pub hashing: tokio::sync::Semaphore,
+    /// How the server is reached (HTTPS, a trusted proxy): set before serving.
+    pub options: harden::Options,
+    /// The last failure the scheduler logged per game (each is logged once).
+    scheduler_errors: std::sync::Mutex<HashMap<i64, String>>,
     /// Games whose memory may differ from their stored log (an append failed or was
     /// refused after the event was folded in), with the epoch of the fold it was staged
     /// on; refolded from the store when next locked.
@@ -217,6 +245,7 @@ impl<S: Store> AppState<S> {
     /// one with its stored summary); each game is folded from its log on first use, and the
     /// scheduler's first tick folds every unfinished one.
     pub async fn load(store: S, clock: Arc<dyn Clock>) -> Result<Self, String> {
+        key_old_accounts(&store).await?;
         let mut listing = std::collections::BTreeMap::new();
         for row in store.games().await.map_err(|e| e.to_string())? {
             let finished = row.finished.and_then(|f| serde_json::from_value(f).ok());
@@ -227,6 +256,10 @@ impl<S: Store> AppState<S> {
             clock,
             games: registry::Registry::new(listing),
             logins: ratelimit::Limiter::default(),
+            signups: ratelimit::Quota::new(ratelimit::SIGNUPS_PER_HOUR, 3600),
+            hashing: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())),
+            options: harden::Options::default(),
+            scheduler_errors: Default::default(),
             stale: Default::default(),
             changes: tokio::sync::broadcast::channel(256).0,
             warm: Default::default(),
@@ -701,9 +734,23 @@ pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
         let Ok(game) = st.game(id).await else { continue };
         let mut slot = game.lock().await;
         let now = st.clock.now();
-        if let Some(f) = run_due(st, &mut slot, now).await {
-            eprintln!("ostrov-server: scheduler, game {id}: {}", f.detail());
+        let failure = run_due(st, &mut slot, now).await.map(|f| f.detail());
+        // The cause of a failing step is logged once (when it starts or changes), not on
+        // every tick while it lasts.
+        let mut logged = st.scheduler_errors.lock().unwrap_or_else(|p| p.into_inner());
+        match failure {
+            Some(why) if logged.get(&id) != Some(&why) => {
+                eprintln!("ostrov-server: scheduler, game {id}: {why}");
+                logged.insert(id, why);
+            }
+            Some(_) => {}
+            None => {
+                if logged.remove(&id).is_some() {
+                    eprintln!("ostrov-server: scheduler, game {id}: the due step has run");
+                }
+            }
         }
+        drop(logged);
         st.games.note(&slot.live);
     }
     st.games.evict_idle();
@@ -760,6 +807,12 @@ async fn catch_up_game<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(), A
     st.refresh(&mut slot).await
 }
 
+/// Serves [`app`] on `listener` until the server stops: each request knows its peer's
+/// address (the login and sign-up limits, [`harden::ClientAddr`]).
+pub async fn serve<S: Store>(listener: tokio::net::TcpListener, state: Arc<AppState<S>>) -> std::io::Result<()> {
+    axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>()).await
+}
+
 /// Largest accepted request body, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
 
@@ -770,5 +823,6 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .merge(web::routes::<S>())
         .fallback(|| async { ApiError::NotFound })
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), harden::layer::<S>))
         .with_state(state)
 }

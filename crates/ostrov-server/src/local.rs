@@ -19,7 +19,7 @@ use std::sync::Arc;
 use ostrov_store::AnyStore;
 
 use crate::client::Client;
-use crate::{app, spawn_scheduler, spawn_watcher, AppState, Clock};
+use crate::{spawn_scheduler, spawn_watcher, AppState, Clock};
 
 /// A clock that stands still until moved.
 pub struct ManualClock(AtomicI64);
@@ -61,13 +61,16 @@ impl LocalServer {
         let db = db.to_string();
         let addr = rt.block_on(async move {
             let store = AnyStore::open(&db).await.map_err(|e| e.to_string())?;
-            let state = Arc::new(AppState::load(store, clock).await?);
+            // A test server signs up every player from the loopback address: no per-address limit.
+            let mut state = AppState::load(store, clock).await?;
+            state.signups = crate::ratelimit::Quota::new(0, 3600);
+            let state = Arc::new(state);
             spawn_scheduler(state.clone());
             spawn_watcher(state.clone());
             let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
             let addr = l.local_addr().map_err(|e| e.to_string())?;
             tokio::spawn(async move {
-                if let Err(e) = axum::serve(l, app(state)).await {
+                if let Err(e) = crate::serve(l, state).await {
                     eprintln!("ostrov-server: {e}");
                 }
             });

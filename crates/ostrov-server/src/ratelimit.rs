@@ -1,47 +1,159 @@
-//! Login rate limiting: after [`MAX_FAILURES`] wrong passwords for one account name within
-//! [`WINDOW`] seconds, further logins for that name are refused (429) until the oldest
-//! failure leaves the window. A right password does not get through a lock either.
+//! Login rate limiting, per account and per client address, with backoff.
+//!
+//! - **Per account** (keyed by the name's skeleton, so `Вика`, `ВИКА` and `Bика` with a
+//!   Latin B are one key): [`FREE_FAILURES`] wrong passwords are free; each further one
+//!   makes the next attempt wait, 1 s after the first, doubling up to [`MAX_WAIT`].
+//! - **Per address**: the same with [`FREE_FAILURES_PER_ADDRESS`], so that one client
+//!   guessing many names is slowed too.
+//! - **The owner is not locked out**: an address from which the account logged in within
+//!   [`KNOWN_FOR`] passes the account's wait (but not its own address's).
+//!
+//! Failures are forgotten [`WINDOW`] seconds after the last one; a right password clears
+//! the account's and the address's count. Each table keeps at most [`MAX_KEYS`] keys
+//! (the oldest are dropped first), so failed logins cannot fill the memory.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Mutex;
 
-/// Wrong passwords allowed per window.
-pub const MAX_FAILURES: usize = 5;
-/// The window, in seconds.
-pub const WINDOW: i64 = 300;
+/// Wrong passwords for one account before attempts have to wait.
+pub const FREE_FAILURES: u32 = 5;
+/// Wrong passwords from one address before its attempts have to wait.
+pub const FREE_FAILURES_PER_ADDRESS: u32 = 20;
+/// The longest wait between attempts, in seconds.
+pub const MAX_WAIT: i64 = 60;
+/// Failures are forgotten this many seconds after the last one.
+pub const WINDOW: i64 = 900;
+/// How long an address the account logged in from stays known (90 days), in seconds.
+pub const KNOWN_FOR: i64 = 90 * 24 * 3600;
+/// The most keys each table holds.
+pub const MAX_KEYS: usize = 10_000;
 
-#[derive(Default)]
+#[derive(Clone, Copy, Debug)]
+struct Count {
+    failures: u32,
+    last: i64,
+}
+
+impl Count {
+    /// Seconds left to wait at `now` with `free` failures allowed, if any.
+    fn wait(&self, free: u32, now: i64) -> Option<i64> {
+        if now - self.last >= WINDOW || self.failures < free {
+            return None;
+        }
+        let wait = (1i64 << (self.failures - free).min(6)).min(MAX_WAIT);
+        let left = self.last + wait - now;
+        (left > 0).then_some(left)
+    }
+}
+
+/// A table of at most [`MAX_KEYS`] keys; when full, stale keys go first, then the oldest.
+struct Table<K> {
+    map: HashMap<K, Count>,
+}
+
+impl<K: std::hash::Hash + Eq + Clone> Table<K> {
+    fn new() -> Self {
+        Table { map: HashMap::new() }
+    }
+
+    fn fail(&mut self, key: &K, now: i64) {
+        if let Some(c) = self.map.get_mut(key) {
+            if now - c.last >= WINDOW {
+                c.failures = 0;
+            }
+            c.failures = c.failures.saturating_add(1);
+            c.last = now;
+            return;
+        }
+        if self.map.len() >= MAX_KEYS {
+            self.map.retain(|_, c| now - c.last < WINDOW);
+        }
+        if self.map.len() >= MAX_KEYS {
+            if let Some(oldest) = self.map.iter().min_by_key(|(_, c)| c.last).map(|(k, _)| k.clone()) {
+                self.map.remove(&oldest);
+            }
+        }
+        self.map.insert(key.clone(), Count { failures: 1, last: now });
+    }
+
+    fn wait(&self, key: &K, free: u32, now: i64) -> Option<i64> {
+        self.map.get(key).and_then(|c| c.wait(free, now))
+    }
+}
+
+struct Inner {
+    accounts: Table<String>,
+    addresses: Table<IpAddr>,
+    /// (account key, address) → the last login from there.
+    known: HashMap<(String, IpAddr), i64>,
+}
+
 pub struct Limiter {
-    failures: Mutex<HashMap<String, Vec<i64>>>,
+    inner: Mutex<Inner>,
+}
+
+impl Default for Limiter {
+    fn default() -> Self {
+        Limiter { inner: Mutex::new(Inner { accounts: Table::new(), addresses: Table::new(), known: HashMap::new() }) }
+    }
 }
 
 impl Limiter {
-    /// `Err(seconds to wait)` when `key` is locked at `now`.
-    pub fn check(&self, key: &str, now: i64) -> Result<(), i64> {
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(v) = map.get_mut(key) else { return Ok(()) };
-        v.retain(|t| now - t < WINDOW);
-        if v.len() >= MAX_FAILURES {
-            return Err(v[0] + WINDOW - now);
-        }
-        if v.is_empty() {
-            map.remove(key);
-        }
-        Ok(())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Counts a wrong password for `key`.
-    pub fn fail(&self, key: &str, now: i64) {
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() > 100_000 {
-            map.retain(|_, v| v.last().is_some_and(|t| now - t < WINDOW));
+    /// `Err(seconds to wait)` when an attempt for `key` from `addr` must wait at `now`.
+    pub fn check(&self, key: &str, addr: Option<IpAddr>, now: i64) -> Result<(), i64> {
+        let inner = self.lock();
+        if let Some(a) = addr {
+            if let Some(w) = inner.addresses.wait(&a, FREE_FAILURES_PER_ADDRESS, now) {
+                return Err(w);
+            }
+            let known = inner.known.get(&(key.to_string(), a)).is_some_and(|&t| now - t < KNOWN_FOR);
+            if known {
+                return Ok(());
+            }
         }
-        map.entry(key.to_string()).or_default().push(now);
+        match inner.accounts.wait(&key.to_string(), FREE_FAILURES, now) {
+            Some(w) => Err(w),
+            None => Ok(()),
+        }
     }
 
-    /// Forgets the failures of `key` (after a successful login).
-    pub fn clear(&self, key: &str) {
-        self.failures.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+    /// Counts a wrong password (or an unknown name) for `key` from `addr`.
+    pub fn fail(&self, key: &str, addr: Option<IpAddr>, now: i64) {
+        let mut inner = self.lock();
+        inner.accounts.fail(&key.to_string(), now);
+        if let Some(a) = addr {
+            inner.addresses.fail(&a, now);
+        }
+    }
+
+    /// A right password: the counts of `key` and `addr` are cleared and the address is
+    /// known for the account from now on.
+    pub fn succeed(&self, key: &str, addr: Option<IpAddr>, now: i64) {
+        let mut inner = self.lock();
+        inner.accounts.map.remove(key);
+        if let Some(a) = addr {
+            inner.addresses.map.remove(&a);
+            if inner.known.len() >= MAX_KEYS {
+                inner.known.retain(|_, t| now - *t < KNOWN_FOR);
+            }
+            if inner.known.len() >= MAX_KEYS {
+                if let Some(k) = inner.known.iter().min_by_key(|(_, t)| **t).map(|(k, _)| k.clone()) {
+                    inner.known.remove(&k);
+                }
+            }
+            inner.known.insert((key.to_string(), a), now);
+        }
+    }
+
+    /// How many keys the tables hold (accounts, addresses, known addresses).
+    pub fn size(&self) -> (usize, usize, usize) {
+        let inner = self.lock();
+        (inner.accounts.map.len(), inner.addresses.map.len(), inner.known.len())
     }
 }
 
@@ -49,15 +161,123 @@ impl Limiter {
 mod tests {
     use super::*;
 
+    fn ip(s: &str) -> Option<IpAddr> {
+        Some(s.parse().unwrap())
+    }
+
     #[test]
-    fn five_failures_lock_the_name_for_the_window() {
+    fn failures_after_the_free_ones_wait_longer_and_longer() {
         let l = Limiter::default();
-        for i in 0..MAX_FAILURES as i64 {
-            assert!(l.check("вика", 100 + i).is_ok());
-            l.fail("вика", 100 + i);
+        let a = ip("10.0.0.1");
+        for i in 0..FREE_FAILURES as i64 {
+            assert!(l.check("ВИКА", a, 100 + i).is_ok());
+            l.fail("ВИКА", a, 100 + i);
         }
-        assert_eq!(l.check("вика", 110), Err(100 + WINDOW - 110));
-        assert!(l.check("боря", 110).is_ok());
-        assert!(l.check("вика", 100 + WINDOW).is_ok());
+        // The 5th failure at 104: the next attempt waits 1 s, then 2, 4 … up to 60.
+        assert_eq!(l.check("ВИКА", a, 104), Err(1));
+        assert!(l.check("ВИКА", a, 105).is_ok());
+        l.fail("ВИКА", a, 105);
+        assert_eq!(l.check("ВИКА", a, 105), Err(2));
+        let mut t = 107;
+        for _ in 0..10 {
+            l.fail("ВИКА", a, t);
+            t += 60;
+        }
+        assert_eq!(l.check("ВИКА", a, t - 60), Err(MAX_WAIT));
+        assert!(l.check("БОРЯ", a, t - 60).is_ok(), "another account is not slowed");
+        // Forgotten after the window.
+        assert!(l.check("ВИКА", a, t - 60 + WINDOW).is_ok());
+    }
+
+    #[test]
+    fn the_owner_logs_in_from_a_known_address_while_the_account_waits() {
+        let l = Limiter::default();
+        let (home, attacker) = (ip("10.0.0.1"), ip("10.6.6.6"));
+        l.succeed("ВИКА", home, 10);
+        for i in 0..20 {
+            l.fail("ВИКА", attacker, 100 + i);
+        }
+        assert!(l.check("ВИКА", attacker, 120).is_err());
+        assert!(l.check("ВИКА", ip("10.0.0.2"), 120).is_err(), "an unknown address waits");
+        assert!(l.check("ВИКА", home, 120).is_ok(), "the owner's address passes");
+        assert!(l.check("ВИКА", home, 10 + KNOWN_FOR).is_ok(), "the window has passed too");
+    }
+
+    #[test]
+    fn an_address_guessing_many_names_waits() {
+        let l = Limiter::default();
+        let a = ip("10.6.6.6");
+        for i in 0..FREE_FAILURES_PER_ADDRESS {
+            l.fail(&format!("ИМЯ{i}"), a, 100);
+        }
+        assert_eq!(l.check("НОВОЕ", a, 100), Err(1));
+        assert!(l.check("НОВОЕ", ip("10.0.0.1"), 100).is_ok());
+    }
+
+    #[test]
+    fn the_tables_stay_bounded() {
+        let l = Limiter::default();
+        for i in 0..(MAX_KEYS as i64 + 500) {
+            l.fail(&format!("ИМЯ{i}"), Some(IpAddr::from([10, (i >> 16) as u8, (i >> 8) as u8, i as u8])), i);
+        }
+        let (accounts, addresses, _) = l.size();
+        assert!(accounts <= MAX_KEYS && addresses <= MAX_KEYS, "{accounts} {addresses}");
+    }
+}
+
+/// Sign-ups allowed per client address per hour.
+pub const SIGNUPS_PER_HOUR: usize = 10;
+
+/// At most `max` events per key in any `per` seconds (sign-ups per address; `max` 0: no
+/// limit); at most [`MAX_KEYS`] keys are kept.
+pub struct Quota {
+    max: usize,
+    per: i64,
+    map: Mutex<HashMap<IpAddr, Vec<i64>>>,
+}
+
+impl Quota {
+    pub fn new(max: usize, per: i64) -> Quota {
+        Quota { max, per, map: Mutex::new(HashMap::new()) }
+    }
+
+    /// Takes one event for `key` at `now`, or `Err(seconds to wait)`.
+    pub fn take(&self, key: IpAddr, now: i64) -> Result<(), i64> {
+        if self.max == 0 {
+            return Ok(());
+        }
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= MAX_KEYS && !map.contains_key(&key) {
+            map.retain(|_, v| v.last().is_some_and(|t| now - t < self.per));
+            if map.len() >= MAX_KEYS {
+                if let Some(k) = map.iter().min_by_key(|(_, v)| v.last().copied()).map(|(k, _)| *k) {
+                    map.remove(&k);
+                }
+            }
+        }
+        let v = map.entry(key).or_default();
+        v.retain(|t| now - t < self.per);
+        if v.len() >= self.max {
+            return Err((v[0] + self.per - now).max(1));
+        }
+        v.push(now);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod quota_tests {
+    use super::*;
+
+    #[test]
+    fn ten_signups_an_hour_from_one_address() {
+        let q = Quota::new(SIGNUPS_PER_HOUR, 3600);
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        for i in 0..SIGNUPS_PER_HOUR as i64 {
+            assert!(q.take(a, 100 + i).is_ok());
+        }
+        assert_eq!(q.take(a, 200), Err(3600 - 100));
+        assert!(q.take("10.0.0.2".parse().unwrap(), 200).is_ok());
+        assert!(q.take(a, 100 + 3600).is_ok());
     }
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use ostrov_server::client::Client;
 use ostrov_server::local::ManualClock;
-use ostrov_server::{app, spawn_scheduler, AppState};
+use ostrov_server::{spawn_scheduler, AppState};
 use ostrov_store::{Appended, Event, GameRow, NewEvent, SqliteStore, Store, User};
 use serde_json::{json, Value};
 
@@ -29,8 +29,17 @@ struct Slow {
 type R<T> = ostrov_store::Result<T>;
 
 impl Store for Slow {
-    async fn create_user(&self, name: &str, hash: &str) -> R<i64> {
-        self.inner.create_user(name, hash).await
+    async fn create_user(&self, name: &str, key: &str, hash: &str) -> R<i64> {
+        self.inner.create_user(name, key, hash).await
+    }
+    async fn user_by_key(&self, key: &str) -> R<Option<User>> {
+        self.inner.user_by_key(key).await
+    }
+    async fn users_without_key(&self) -> R<Vec<(i64, String)>> {
+        self.inner.users_without_key().await
+    }
+    async fn set_user_key(&self, id: i64, key: &str) -> R<()> {
+        self.inner.set_user_key(id, key).await
     }
     async fn user_by_name(&self, name: &str) -> R<Option<User>> {
         self.inner.user_by_name(name).await
@@ -95,11 +104,13 @@ struct Running {
 fn serve<S: Store + Clone>(store: S) -> Result<Running, String> {
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let addr = rt.block_on(async move {
-        let state = Arc::new(AppState::load(store, Arc::new(ManualClock::new(T0))).await?);
+        let mut state = AppState::load(store, Arc::new(ManualClock::new(T0))).await?;
+        state.signups = ostrov_server::ratelimit::Quota::new(0, 3600);
+        let state = Arc::new(state);
         spawn_scheduler(state.clone());
         let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = l.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(l, app(state)).await });
+        tokio::spawn(async move { ostrov_server::serve(l, state).await });
         Ok::<_, String>(addr)
     })?;
     Ok(Running { addr, rt })

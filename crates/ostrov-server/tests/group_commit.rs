@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use ostrov_server::client::Client;
 use ostrov_server::local::ManualClock;
-use ostrov_server::{app, fold_stored, spawn_scheduler, AppState, Status};
+use ostrov_server::{fold_stored, spawn_scheduler, AppState, Status};
 use ostrov_store::{NewEvent, SqliteStore, Store};
 use serde_json::{json, Value};
 
@@ -31,12 +31,14 @@ fn serve(db: &std::path::Path, clock: Arc<ManualClock>) -> Running {
     let path = db.to_str().unwrap().to_string();
     let (addr, state) = rt.block_on(async move {
         let store = SqliteStore::open(&path).await.unwrap();
-        let state = Arc::new(AppState::load(store, clock).await.unwrap());
+        let mut state = AppState::load(store, clock).await.unwrap();
+        state.signups = ostrov_server::ratelimit::Quota::new(0, 3600);
+        let state = Arc::new(state);
         spawn_scheduler(state.clone());
         let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = l.local_addr().unwrap();
         let s = state.clone();
-        tokio::spawn(async move { axum::serve(l, app(s)).await });
+        tokio::spawn(async move { ostrov_server::serve(l, s).await });
         (addr, state)
     });
     Running { addr, state, rt }

@@ -45,8 +45,17 @@ macro_rules! each {
 }
 
 impl Store for AnyStore {
-    async fn create_user(&self, name: &str, password_hash: &str) -> Result<i64> {
-        each!(self, s => s.create_user(name, password_hash).await)
+    async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
+        each!(self, s => s.create_user(name, key, password_hash).await)
+    }
+    async fn user_by_key(&self, key: &str) -> Result<Option<User>> {
+        each!(self, s => s.user_by_key(key).await)
+    }
+    async fn users_without_key(&self) -> Result<Vec<(i64, String)>> {
+        each!(self, s => s.users_without_key().await)
+    }
+    async fn set_user_key(&self, id: i64, key: &str) -> Result<()> {
+        each!(self, s => s.set_user_key(id, key).await)
     }
     async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
         each!(self, s => s.user_by_name(name).await)

@@ -126,8 +126,17 @@ pub enum Change {
 
 /// The narrow storage interface the server uses. Game code sees only this.
 pub trait Store: Send + Sync + 'static {
-    fn create_user(&self, name: &str, password_hash: &str) -> impl Future<Output = Result<i64>> + Send;
+    /// A new account. `key` is the name's look-alike-free form (the server's skeleton):
+    /// one account per key ([`StoreError::Conflict`] otherwise), as per name.
+    fn create_user(&self, name: &str, key: &str, password_hash: &str) -> impl Future<Output = Result<i64>> + Send;
+    /// The account with this exact name.
     fn user_by_name(&self, name: &str) -> impl Future<Output = Result<Option<User>>> + Send;
+    /// The account whose name has this key.
+    fn user_by_key(&self, key: &str) -> impl Future<Output = Result<Option<User>>> + Send;
+    /// Accounts made before names had keys: (id, name).
+    fn users_without_key(&self) -> impl Future<Output = Result<Vec<(i64, String)>>> + Send;
+    /// Gives an old account its key ([`StoreError::Conflict`] if another account has it).
+    fn set_user_key(&self, id: i64, key: &str) -> impl Future<Output = Result<()>> + Send;
     fn user_by_id(&self, id: i64) -> impl Future<Output = Result<Option<User>>> + Send;
 
     fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> impl Future<Output = Result<()>> + Send;
@@ -240,6 +249,9 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN finished TEXT",
     // A digest of the request that carried a client request id (older rows: NULL).
     "ALTER TABLE events ADD COLUMN request_hash TEXT",
+    // One account per look-alike-free name (the server fills older rows at start).
+    "ALTER TABLE users ADD COLUMN name_key TEXT",
+    "CREATE UNIQUE INDEX users_one_per_name_key ON users (name_key)",
 ];
 
 /// SQLite implementation of [`Store`].
@@ -276,7 +288,23 @@ impl SqliteStore {
         let writer = writer::Writer::start(pool.clone())?;
         let store = SqliteStore { pool, writer, sessions: Default::default() };
         store.migrate().await?;
+        if !memory {
+            store.probe_write(path).await?;
+        }
         Ok(store)
+    }
+
+    /// Refuses a database the server could read but never write (a read-only file or
+    /// directory): one clear error at start instead of a failing write per request.
+    async fn probe_write(&self, path: &str) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        let probe = sqlx::query("INSERT INTO schema_version (version) VALUES (-1)").execute(&mut *tx).await;
+        let _ = tx.rollback().await;
+        probe.map(|_| ()).map_err(|e| {
+            StoreError::Db(format!(
+                "в базу данных нельзя записывать (файл или его папка только для чтения?): {path}: {e}"
+            ))
+        })
     }
 
     fn remember_session(&self, token: &str, user: i64, expires_at: i64) {
@@ -359,13 +387,33 @@ fn game_of(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow> {
 }
 
 impl Store for SqliteStore {
-    async fn create_user(&self, name: &str, password_hash: &str) -> Result<i64> {
-        let r = sqlx::query("INSERT INTO users (name, password_hash) VALUES (?, ?)")
+    async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
+        let r = sqlx::query("INSERT INTO users (name, name_key, password_hash) VALUES (?, ?, ?)")
             .bind(name)
+            .bind(key)
             .bind(password_hash)
             .execute(&self.pool)
             .await?;
         Ok(r.last_insert_rowid())
+    }
+
+    async fn user_by_key(&self, key: &str) -> Result<Option<User>> {
+        let r = sqlx::query("SELECT id, name, password_hash FROM users WHERE name_key = ?")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(r.as_ref().map(user_of))
+    }
+
+    async fn users_without_key(&self) -> Result<Vec<(i64, String)>> {
+        let rows =
+            sqlx::query("SELECT id, name FROM users WHERE name_key IS NULL ORDER BY id").fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(|r| (r.get("id"), r.get("name"))).collect())
+    }
+
+    async fn set_user_key(&self, id: i64, key: &str) -> Result<()> {
+        sqlx::query("UPDATE users SET name_key = ? WHERE id = ?").bind(key).bind(id).execute(&self.pool).await?;
+        Ok(())
     }
 
     async fn user_by_name(&self, name: &str) -> Result<Option<User>> {

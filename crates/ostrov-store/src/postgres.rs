@@ -73,6 +73,9 @@ const MIGRATIONS: &[&str] = &[
     // The digest of the request that made an entry, so a request id sent again with
     // another request is told apart from a resend.
     "ALTER TABLE events ADD COLUMN request_hash TEXT",
+    // One account per look-alike-free name (the server fills older rows at start).
+    "ALTER TABLE users ADD COLUMN name_key TEXT",
+    "CREATE UNIQUE INDEX users_one_per_name_key ON users (name_key)",
 ];
 
 /// PostgreSQL implementation of [`Store`].
@@ -293,13 +296,43 @@ fn change_of(payload: &str) -> Option<Change> {
 }
 
 impl Store for PgStore {
-    async fn create_user(&self, name: &str, password_hash: &str) -> Result<i64> {
-        let id = sqlx::query_scalar("INSERT INTO users (name, password_hash) VALUES ($1, $2) RETURNING id")
-            .bind(name)
-            .bind(password_hash)
-            .fetch_one(&self.pool)
-            .await?;
+    async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
+        if !storable(name) || !storable(key) {
+            return Err(StoreError::Db("a name with a NUL character".into()));
+        }
+        let id =
+            sqlx::query_scalar("INSERT INTO users (name, name_key, password_hash) VALUES ($1, $2, $3) RETURNING id")
+                .bind(name)
+                .bind(key)
+                .bind(password_hash)
+                .fetch_one(&self.pool)
+                .await?;
         Ok(id)
+    }
+
+    async fn user_by_key(&self, key: &str) -> Result<Option<User>> {
+        if !storable(key) {
+            return Ok(None);
+        }
+        let r = sqlx::query("SELECT id, name, password_hash FROM users WHERE name_key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(r.as_ref().map(user_of))
+    }
+
+    async fn users_without_key(&self) -> Result<Vec<(i64, String)>> {
+        let rows =
+            sqlx::query("SELECT id, name FROM users WHERE name_key IS NULL ORDER BY id").fetch_all(&self.pool).await?;
+        Ok(rows.iter().map(|r| (r.get("id"), r.get("name"))).collect())
+    }
+
+    async fn set_user_key(&self, id: i64, key: &str) -> Result<()> {
+        if !storable(key) {
+            return Err(StoreError::Db("a name with a NUL character".into()));
+        }
+        sqlx::query("UPDATE users SET name_key = $1 WHERE id = $2").bind(key).bind(id).execute(&self.pool).await?;
+        Ok(())
     }
 
     async fn user_by_name(&self, name: &str) -> Result<Option<User>> {

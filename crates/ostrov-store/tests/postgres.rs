@@ -46,10 +46,19 @@ async fn migrates_once_even_when_nodes_start_together() {
 async fn users_sessions_games() {
     let Some(db) = TestDb::create("users") else { return };
     let s = PgStore::open(&db.url).await.unwrap();
-    let u = s.create_user("Вика", "hash").await.unwrap();
-    assert!(matches!(s.create_user("Вика", "x").await, Err(StoreError::Conflict(_))));
+    let u = s.create_user("Вика", "ВИКА", "hash").await.unwrap();
+    assert!(matches!(s.create_user("Вика", "ВИКА", "x").await, Err(StoreError::Conflict(_))));
     assert_eq!(s.user_by_name("Вика").await.unwrap().unwrap().id, u);
     assert_eq!(s.user_by_id(u).await.unwrap().unwrap().name, "Вика");
+    // Issue 16 (point 5): one account per key, whatever the spelling of the name.
+    assert!(matches!(s.create_user("ВИКА", "ВИКА", "x").await, Err(StoreError::Conflict(_))));
+    assert_eq!(s.user_by_key("ВИКА").await.unwrap().unwrap().id, u);
+    assert!(s.user_by_key("БОРЯ").await.unwrap().is_none());
+    assert!(s.users_without_key().await.unwrap().is_empty());
+    let b = s.create_user("Боря", "БОРЯ", "h").await.unwrap();
+    assert!(matches!(s.set_user_key(b, "ВИКА").await, Err(StoreError::Conflict(_))));
+    s.set_user_key(b, "БОРЯ2").await.unwrap();
+    assert_eq!(s.user_by_key("БОРЯ2").await.unwrap().unwrap().id, b);
     s.create_session("tok", u, 100).await.unwrap();
     assert_eq!(s.session_user("tok", 50).await.unwrap(), Some(u));
     assert_eq!(s.session_user("tok", 100).await.unwrap(), None, "expired");
@@ -72,7 +81,7 @@ async fn users_sessions_games() {
 async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
     let Some(db) = TestDb::create("events") else { return };
     let s = PgStore::open(&db.url).await.unwrap();
-    let u = s.create_user("host", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
     let g1 = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     let g2 = s.create_game("b", u, "i2", &json!({}), 0).await.unwrap();
     assert_eq!(s.append(g1, 0, ev(1, Some("r1"), "order")).await.unwrap(), Appended::New(1));
@@ -99,7 +108,7 @@ async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
 async fn an_append_checked_against_an_old_seq_is_a_conflict() {
     let Some(db) = TestDb::create("conflict") else { return };
     let s = PgStore::open(&db.url).await.unwrap();
-    let u = s.create_user("host", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
     assert_eq!(s.append(g, 1, ev(1, Some("a"), "order")).await.unwrap(), Appended::New(2));
@@ -144,7 +153,7 @@ async fn another_node_hears_every_append_and_one_node_holds_the_lease() {
     let b = PgStore::open(&db.url).await.unwrap();
     let mut heard = b.changes().expect("PostgreSQL announces appends");
     assert_eq!(heard.recv().await, Some(Change::Missed), "listening starts with a catch-up");
-    let u = a.create_user("host", "h").await.unwrap();
+    let u = a.create_user("host", "HOST", "h").await.unwrap();
     let g = a.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     for i in 0..3 {
         a.append(g, i, ev(i, None, "order")).await.unwrap();

@@ -35,10 +35,19 @@ async fn migrates_on_first_start_with_wal_and_full_sync() {
 #[tokio::test]
 async fn users_sessions_games() {
     let s = SqliteStore::open(":memory:").await.unwrap();
-    let u = s.create_user("Вика", "hash").await.unwrap();
-    assert!(matches!(s.create_user("Вика", "x").await, Err(StoreError::Conflict(_))));
+    let u = s.create_user("Вика", "ВИКА", "hash").await.unwrap();
+    assert!(matches!(s.create_user("Вика", "ВИКА", "x").await, Err(StoreError::Conflict(_))));
     assert_eq!(s.user_by_name("Вика").await.unwrap().unwrap().id, u);
     assert_eq!(s.user_by_id(u).await.unwrap().unwrap().name, "Вика");
+    // Issue 16 (point 5): one account per key, whatever the spelling of the name.
+    assert!(matches!(s.create_user("ВИКА", "ВИКА", "x").await, Err(StoreError::Conflict(_))));
+    assert_eq!(s.user_by_key("ВИКА").await.unwrap().unwrap().id, u);
+    assert!(s.user_by_key("БОРЯ").await.unwrap().is_none());
+    assert!(s.users_without_key().await.unwrap().is_empty());
+    let b = s.create_user("Боря", "БОРЯ", "h").await.unwrap();
+    assert!(matches!(s.set_user_key(b, "ВИКА").await, Err(StoreError::Conflict(_))));
+    s.set_user_key(b, "БОРЯ2").await.unwrap();
+    assert_eq!(s.user_by_key("БОРЯ2").await.unwrap().unwrap().id, b);
 
     s.create_session("tok", u, 100).await.unwrap();
     assert_eq!(s.session_user("tok", 50).await.unwrap(), Some(u));
@@ -58,7 +67,7 @@ async fn users_sessions_games() {
 async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
     let path = temp_db("events");
     let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
     let g1 = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     let g2 = s.create_game("b", u, "i2", &json!({}), 0).await.unwrap();
 
@@ -88,7 +97,7 @@ async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
 async fn the_database_refuses_updates_and_deletes_of_events() {
     let path = temp_db("appendonly");
     let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     s.append(g, 0, ev(1, None, "order")).await.unwrap();
     drop(s);
@@ -103,7 +112,7 @@ async fn the_database_refuses_updates_and_deletes_of_events() {
 async fn pipelined_appends_of_many_games_are_grouped_into_few_commits() {
     let path = temp_db("group");
     let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
     let mut games = Vec::new();
     for i in 0..5 {
         games.push(s.create_game("a", u, &format!("i{i}"), &json!({}), 0).await.unwrap());
@@ -141,7 +150,7 @@ async fn pipelined_appends_of_many_games_are_grouped_into_few_commits() {
 async fn a_failed_batch_adds_nothing_and_answers_every_append_with_an_error() {
     let path = temp_db("failed");
     let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
     s.hold_batches(100);
@@ -162,7 +171,7 @@ async fn a_failed_batch_adds_nothing_and_answers_every_append_with_an_error() {
 #[tokio::test]
 async fn a_finished_game_keeps_its_summary() {
     let s = SqliteStore::open(":memory:").await.unwrap();
-    let u = s.create_user("host", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
     assert_eq!(s.game(g).await.unwrap().unwrap().finished, None);
@@ -174,7 +183,7 @@ async fn a_finished_game_keeps_its_summary() {
 async fn a_backup_is_the_whole_database_taken_while_it_runs() {
     let path = temp_db("backup");
     let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     s.append(g, 0, ev(1, Some("r1"), "order")).await.unwrap();
     let out = format!("{path}.backup");
@@ -191,7 +200,7 @@ async fn a_backup_is_the_whole_database_taken_while_it_runs() {
 #[tokio::test]
 async fn one_event_by_seq_with_its_request_digest() {
     let s = SqliteStore::open(":memory:").await.unwrap();
-    let u = s.create_user("host", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     let mut e = ev(1, Some("r1"), "order");
     e.request_hash = Some("abc".into());
@@ -242,7 +251,7 @@ async fn a_database_of_the_first_schema_migrates_and_keeps_its_log() {
 async fn cached_sessions_agree_with_the_file() {
     let path = temp_db("session-cache");
     let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("Аня", "hash").await.unwrap();
+    let u = s.create_user("Аня", "АНЯ", "hash").await.unwrap();
     s.create_session("kept", u, 100).await.unwrap();
     s.create_session("ended", u, 100).await.unwrap();
     assert_eq!(s.session_user("ended", 10).await.unwrap(), Some(u));
@@ -264,7 +273,7 @@ async fn a_stale_remembered_number_is_caught_by_the_log_keys() {
     let path = temp_db("stale-known");
     let a = SqliteStore::open(&path).await.unwrap();
     let b = SqliteStore::open(&path).await.unwrap();
-    let u = a.create_user("host", "h").await.unwrap();
+    let u = a.create_user("host", "HOST", "h").await.unwrap();
     let g = a.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     assert_eq!(a.append(g, 0, ev(1, Some("a1"), "order")).await.unwrap(), Appended::New(1));
     assert_eq!(a.append(g, 1, ev(2, Some("a2"), "order")).await.unwrap(), Appended::New(2), "a knows 2 now");
@@ -283,4 +292,35 @@ async fn a_stale_remembered_number_is_caught_by_the_log_keys() {
         log.iter().map(|e| e.client_request_id.clone().unwrap()).collect::<Vec<_>>(),
         vec!["a1", "a2", "b1", "a3", "b2"]
     );
+}
+
+/// Issue 16 (point 12): a database file the server could read but not write is refused
+/// when it is opened, with a message saying so (not a failing write per request later).
+#[tokio::test]
+async fn a_read_only_database_is_refused_at_open() {
+    let dir = std::env::temp_dir().join(format!("ostrov-ro-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ro.db");
+    let p = path.to_str().unwrap().to_string();
+    let s = SqliteStore::open(&p).await.unwrap();
+    s.create_user("Вика", "ВИКА", "hash").await.unwrap();
+    drop(s);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // Root may write a file without write permission: make it immutable instead.
+    let immutable = std::process::Command::new("chattr").arg("+i").arg(&path).status().is_ok_and(|s| s.success());
+    if !immutable {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    }
+    if std::fs::OpenOptions::new().append(true).open(&path).is_ok() {
+        eprintln!("a_read_only_database_is_refused_at_open: not run (this user can write any file)");
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    let e = SqliteStore::open(&p).await.err().expect("a read-only database is refused");
+    let _ = std::process::Command::new("chattr").arg("-i").arg(&path).status();
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = e.to_string();
+    assert!(text.contains("только для чтения") || text.contains("readonly") || text.contains("read-only"), "{text}");
 }

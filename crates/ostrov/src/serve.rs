@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args as ClapArgs;
-use ostrov_server::{app, spawn_scheduler, spawn_watcher, AppState, Clock, FileClock, SystemClock};
+use ostrov_server::{spawn_scheduler, spawn_watcher, AppState, Clock, FileClock, SystemClock};
 use ostrov_store::AnyStore;
 
 use crate::Failure;
@@ -22,6 +22,19 @@ pub struct Args {
     /// The address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     bind: String,
+    /// The address players use, e.g. https://ostrov.example.org: with https the session
+    /// cookie is marked Secure (sent over HTTPS only).
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+    /// Trust the reverse proxy in front (nginx, Caddy): the client's address is the last
+    /// entry of X-Forwarded-For (for the login and sign-up limits), and
+    /// X-Forwarded-Proto: https marks cookies Secure. Only behind a proxy that sets them.
+    #[arg(long)]
+    trust_proxy: bool,
+    /// Sign-ups allowed from one client address per hour (0: no limit, e.g. for a test
+    /// server that signs up many players from one machine).
+    #[arg(long, value_name = "N", default_value_t = ostrov_server::ratelimit::SIGNUPS_PER_HOUR)]
+    signups_per_hour: usize,
     /// For tests: read the current time (Unix seconds) from this file instead of the clock.
     #[arg(long, hide = true)]
     clock_file: Option<PathBuf>,
@@ -36,7 +49,18 @@ pub fn run(a: Args) -> Result<(), Failure> {
             Some(f) => Arc::new(FileClock(f)),
             None => Arc::new(SystemClock),
         };
-        let state = Arc::new(AppState::load(store, clock).await.map_err(Failure)?);
+        let https = match a.public_url.as_deref() {
+            None => false,
+            Some(u) if u.starts_with("https://") => true,
+            Some(u) if u.starts_with("http://") => false,
+            Some(u) => {
+                return Err(Failure(format!("--public-url {u}: нужен адрес вида https://… или http://…")));
+            }
+        };
+        let mut state = AppState::load(store, clock).await.map_err(Failure)?;
+        state.options = ostrov_server::harden::Options { https, trust_proxy: a.trust_proxy };
+        state.signups = ostrov_server::ratelimit::Quota::new(a.signups_per_hour, 3600);
+        let state = Arc::new(state);
         spawn_scheduler(state.clone());
         spawn_watcher(state.clone());
         let listener = ostrov_server::net::listen(&a.bind)
@@ -44,7 +68,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             .map_err(|e| Failure(format!("cannot listen on {}: {e}", a.bind)))?;
         let addr = listener.local_addr()?;
         println!("Ostrov serves on http://{addr}/ (database {}, {kind})", shown(&a.db));
-        axum::serve(listener, app(state)).await.map_err(|e| Failure(format!("server stopped: {e}")))
+        ostrov_server::serve(listener, state).await.map_err(|e| Failure(format!("server stopped: {e}")))
     })
 }
 

@@ -33,7 +33,7 @@ struct Server {
 impl Server {
     fn start(db: &Path, clock: &Path) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ostrov"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+            .args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db"])
             .arg(db)
             .arg("--clock-file")
             .arg(clock)

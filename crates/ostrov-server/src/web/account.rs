@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::{page, to, Chrome, Visitor, WebError};
 use crate::auth::{self, Credentials, Field};
+use crate::harden::ClientAddr;
 use crate::routes::St;
 use crate::ApiError;
 
@@ -92,18 +93,28 @@ fn refused(v: &Visitor, signup: bool, name: &str, field: Field, e: ApiError) -> 
     page(v, if status.is_server_error() { status } else { StatusCode::UNPROCESSABLE_ENTITY }, &p)
 }
 
-pub async fn signup<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<AuthForm>) -> Result<Response, WebError> {
+pub async fn signup<S: Store>(
+    State(st): St<S>,
+    addr: ClientAddr,
+    h: HeaderMap,
+    Form(f): Form<AuthForm>,
+) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
     v.check(&f.csrf)?;
     let c = Credentials { name: f.name.clone(), password: f.password };
-    match auth::register(&st, &c).await {
+    match auth::register(&st, &c, addr).await {
         Ok(id) => signed_in(&auth::new_session(&st, id).await?),
         Err((field, ApiError::Internal(d))) => Err(WebError::Api(ApiError::Internal(format!("{field:?}: {d}")))),
         Err((field, e)) => Ok(refused(&v, true, &f.name, field, e)),
     }
 }
 
-pub async fn login<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<AuthForm>) -> Result<Response, WebError> {
+pub async fn login<S: Store>(
+    State(st): St<S>,
+    addr: ClientAddr,
+    h: HeaderMap,
+    Form(f): Form<AuthForm>,
+) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
     v.check(&f.csrf)?;
     if f.name.trim().is_empty() {
@@ -113,7 +124,7 @@ pub async fn login<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<AuthF
         return Ok(refused(&v, false, &f.name, Field::Password, ApiError::BadRequest("Введите пароль.".into())));
     }
     let c = Credentials { name: f.name.clone(), password: f.password };
-    match auth::verify(&st, &c).await {
+    match auth::verify(&st, &c, addr).await {
         Ok((id, _)) => signed_in(&auth::new_session(&st, id).await?),
         Err(ApiError::Internal(d)) => Err(WebError::Api(ApiError::Internal(d))),
         Err(e) => Ok(refused(&v, false, &f.name, Field::Form, e)),

@@ -1,0 +1,92 @@
+//! What every response carries and what every request is known by: the security headers,
+//! the `Secure` flag of cookies over HTTPS, and the client's address (for the login and
+//! sign-up limits).
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::http::{header, request::Parts, HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+use ostrov_store::Store;
+
+use crate::AppState;
+
+/// How the server is reached, set by `ostrov serve`.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The server is reached over HTTPS (`--public-url https://…`): cookies are `Secure`.
+    pub https: bool,
+    /// A reverse proxy in front is trusted (`--trust-proxy`): the client's address is the
+    /// last one of `X-Forwarded-For`, and `X-Forwarded-Proto: https` makes cookies `Secure`.
+    pub trust_proxy: bool,
+}
+
+/// The pages' policy: everything from the server itself, nothing inline, no framing.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                       connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+                       frame-ancestors 'none'";
+
+/// The client's address: the peer of the connection, or the proxy's `X-Forwarded-For` when
+/// the proxy is trusted; `None` in-process (tests without a socket).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClientAddr(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(parts.extensions.get::<ClientAddr>().copied().unwrap_or_default())
+    }
+}
+
+fn forwarded_for(h: &HeaderMap) -> Option<IpAddr> {
+    let last = h.get_all("x-forwarded-for").iter().next_back()?.to_str().ok()?;
+    last.rsplit(',').next()?.trim().parse().ok()
+}
+
+/// The middleware of every request: notes the client's address, and adds the security
+/// headers (and `Secure` to cookies over HTTPS) to the response.
+pub async fn layer<S: Store>(State(st): State<Arc<AppState<S>>>, mut req: Request, next: Next) -> Response {
+    let o = &st.options;
+    let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let addr = if o.trust_proxy { forwarded_for(req.headers()).or(peer) } else { peer };
+    let https =
+        o.https || (o.trust_proxy && req.headers().get("x-forwarded-proto").is_some_and(|v| v.as_bytes() == b"https"));
+    req.extensions_mut().insert(ClientAddr(addr));
+    let mut r = next.run(req).await;
+    let h = r.headers_mut();
+    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    h.insert("x-frame-options", HeaderValue::from_static("DENY"));
+    h.insert("referrer-policy", HeaderValue::from_static("same-origin"));
+    h.entry(header::CONTENT_SECURITY_POLICY).or_insert(HeaderValue::from_static(CSP));
+    if https {
+        let cookies: Vec<HeaderValue> = h.get_all(header::SET_COOKIE).iter().cloned().collect();
+        if !cookies.is_empty() {
+            h.remove(header::SET_COOKIE);
+            for c in cookies {
+                let secure = c.to_str().ok().and_then(|s| HeaderValue::from_str(&format!("{s}; Secure")).ok());
+                h.append(header::SET_COOKIE, secure.unwrap_or(c));
+            }
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_forwarded_address_is_the_proxys_peer() {
+        let mut h = HeaderMap::new();
+        h.append("x-forwarded-for", HeaderValue::from_static("1.2.3.4, 10.0.0.7"));
+        assert_eq!(forwarded_for(&h), Some("10.0.0.7".parse().unwrap()));
+        h.append("x-forwarded-for", HeaderValue::from_static("::1"));
+        assert_eq!(forwarded_for(&h), Some("::1".parse().unwrap()));
+        let mut bad = HeaderMap::new();
+        bad.append("x-forwarded-for", HeaderValue::from_static("evil"));
+        assert_eq!(forwarded_for(&bad), None);
+    }
+}
