@@ -22,6 +22,7 @@ pub mod auth;
 pub mod client;
 pub mod error;
 pub mod harden;
+pub mod listing;
 pub mod live;
 pub mod local;
 pub mod net;
@@ -223,6 +224,8 @@ pub struct AppState<S: Store> {
     pub logins: ratelimit::Limiter,
     /// Sign-ups per client address.
     pub signups: ratelimit::Quota,
+    /// Games created per host (user id) per day.
+    pub creations: ratelimit::Quota<i64>,
     /// Argon2 runs at once (one per core), on the blocking pool.
     pub hashing: tokio::sync::Semaphore,
     /// How the server is reached (HTTPS, a trusted proxy): set before serving.
@@ -257,6 +260,7 @@ impl<S: Store> AppState<S> {
             games: registry::Registry::new(listing),
             logins: ratelimit::Limiter::default(),
             signups: ratelimit::Quota::new(ratelimit::SIGNUPS_PER_HOUR, 3600),
+            creations: ratelimit::Quota::new(ratelimit::GAMES_PER_DAY, 24 * 3600),
             hashing: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())),
             options: harden::Options::default(),
             scheduler_errors: Default::default(),

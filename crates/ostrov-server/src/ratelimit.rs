@@ -227,22 +227,26 @@ mod tests {
 
 /// Sign-ups allowed per client address per hour.
 pub const SIGNUPS_PER_HOUR: usize = 10;
+/// Games one host may create in a day.
+pub const GAMES_PER_DAY: usize = 30;
+/// Games one host may have unfinished at once.
+pub const OPEN_GAMES: usize = 10;
 
 /// At most `max` events per key in any `per` seconds (sign-ups per address; `max` 0: no
 /// limit); at most [`MAX_KEYS`] keys are kept.
-pub struct Quota {
+pub struct Quota<K = IpAddr> {
     max: usize,
     per: i64,
-    map: Mutex<HashMap<IpAddr, Vec<i64>>>,
+    map: Mutex<HashMap<K, Vec<i64>>>,
 }
 
-impl Quota {
-    pub fn new(max: usize, per: i64) -> Quota {
+impl<K: std::hash::Hash + Eq + Copy> Quota<K> {
+    pub fn new(max: usize, per: i64) -> Quota<K> {
         Quota { max, per, map: Mutex::new(HashMap::new()) }
     }
 
     /// Takes one event for `key` at `now`, or `Err(seconds to wait)`.
-    pub fn take(&self, key: IpAddr, now: i64) -> Result<(), i64> {
+    pub fn take(&self, key: K, now: i64) -> Result<(), i64> {
         if self.max == 0 {
             return Ok(());
         }

@@ -160,12 +160,33 @@ pub fn game(live: &Live, viewer: Viewer, now: i64) -> Value {
 pub fn orders_of(live: &Live, by: Option<&str>) -> Vec<Value> {
     let Some(d) = live.open_day() else { return Vec::new() };
     let Some(entry) = live.file.days.get(d as usize - 1) else { return Vec::new() };
-    entry
+    let by = by.map(ostrov_engine::fold_name);
+    // Only the current order of each kind a later one replaces (R-ORDER-1: the last vote,
+    // the last night order, the last megaphone …): the latest, in the order sent.
+    let mut seen = std::collections::HashSet::new();
+    let mut kept: Vec<&ostrov_engine::OrderEntry> = entry
         .orders
         .iter()
-        .filter(|o| by.is_none_or(|b| ostrov_engine::fold_name(&o.by) == ostrov_engine::fold_name(b)))
-        .map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
-        .collect()
+        .rev()
+        .filter(|o| by.as_ref().is_none_or(|b| ostrov_engine::fold_name(&o.by) == *b))
+        .filter(|o| replaced_kind(&o.act).is_none_or(|k| seen.insert((o.by.as_str(), k))))
+        .collect();
+    kept.reverse();
+    kept.into_iter().map(|o| serde_json::to_value(o).unwrap_or(Value::Null)).collect()
+}
+
+/// The kind of an order that a later order of the same kind replaces, if it is one.
+fn replaced_kind(act: &str) -> Option<&'static str> {
+    use ostrov_engine::Act;
+    let act: Act = act.parse().ok()?;
+    match act {
+        a if a.is_night() => Some("night"),
+        Act::Vote => Some("vote"),
+        Act::Megaphone => Some("megaphone"),
+        Act::Authority => Some("authority"),
+        Act::Sentence => Some("sentence"),
+        _ => None,
+    }
 }
 
 /// The newspapers published so far: `(day, kind)` with kind `bulletin`, `evening`, `final`.

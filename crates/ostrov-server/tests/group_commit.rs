@@ -223,7 +223,7 @@ fn a_restarted_server_folds_lazily_and_its_scheduler_reaches_every_running_game(
         thread::sleep(Duration::from_millis(20));
     }
     let list = ok(host.get("/api/games"));
-    let listed = list.as_array().unwrap().iter().find(|g| g["id"] == over).unwrap().clone();
+    let listed = list["games"].as_array().unwrap().iter().find(|g| g["id"] == over).unwrap().clone();
     assert_eq!(listed["status"], "over");
     assert_eq!(listed["joined"], 4);
     assert_eq!(listed["yours"], true);

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{client_request, locked, who, Body, Id, Object, St};
-use crate::live::{Config, GameEvent, Live, Status};
+use crate::live::{Config, GameEvent, Live};
 use crate::view::{self, Viewer};
 use std::sync::Arc;
 
@@ -37,6 +37,31 @@ pub async fn create_game<S: Store>(
     }
     config.title = ostrov_engine::clean_line(&config.title);
     config.check().map_err(ApiError::BadRequest)?;
+    // At the API only: a game stored before this limit still loads.
+    if let Some(deck) = config.deck.as_ref().filter(|d| d.len() > 4 * config.slots) {
+        return Err(ApiError::BadRequest(format!(
+            "В колоде {} карт: для {} игроков — не больше {}.",
+            deck.len(),
+            config.slots,
+            4 * config.slots
+        )));
+    }
+    // What one host may keep the server busy with: unfinished games at once, and games a day.
+    use crate::ratelimit::{GAMES_PER_DAY, OPEN_GAMES};
+    let open = st.games.list().iter().filter(|(_, l)| l.host == user && l.finished.is_none()).count();
+    if open >= OPEN_GAMES {
+        return Err(ApiError::Conflict(
+            "too_many_games",
+            format!("У вас уже {open} незаконченных игр: больше {OPEN_GAMES} одновременно вести нельзя."),
+        ));
+    }
+    st.creations.take(user, st.clock.now()).map_err(|wait| {
+        let m = format!(
+            "За сутки можно создать не больше {GAMES_PER_DAY} игр. Попробуйте через {} ч.",
+            (wait + 3599) / 3600
+        );
+        ApiError::TooMany(m, wait)
+    })?;
     let mut b = [0u8; 12];
     OsRng.fill_bytes(&mut b);
     let invite: String = b.iter().map(|x| format!("{x:02x}")).collect();
@@ -74,40 +99,36 @@ pub async fn create_game<S: Store>(
     task.await.map_err(|e| ApiError::Internal(e.to_string()))?
 }
 
-/// `GET /api/games`: every game, public facts only.
-pub async fn list<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, ApiError> {
+/// The query of `GET /api/games`.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Every game, not only the caller's and those open to join.
+    #[serde(default)]
+    pub all: bool,
+    /// The page, from 1.
+    #[serde(default)]
+    pub page: Option<usize>,
+}
+
+/// `GET /api/games`: the caller's games and the games open to join (`?all=true`: every
+/// game), public facts only, newest first, [`crate::listing::PER_PAGE`] a page.
+pub async fn list<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    q: Result<axum::extract::Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
     let user = who(&st, &h, false).await?;
-    let mut out = Vec::new();
-    for (id, listing) in st.games.list() {
-        if let Some(f) = listing.finished {
-            out.push(json!({
-                "id": id,
-                "title": f.title,
-                "status": Status::Over,
-                "slots": f.slots,
-                "joined": f.joined,
-                "day": f.day,
-                "yours": listing.host == user,
-                "playing": f.members.contains(&user),
-            }));
-            continue;
-        }
-        let Ok(game) = st.game(id).await else { continue };
-        let mut slot = game.lock().await;
-        st.repair(&mut slot).await?;
-        let l = &slot.live;
-        out.push(json!({
-            "id": l.id,
-            "title": l.config.title,
-            "status": l.status,
-            "slots": l.config.slots,
-            "joined": l.members.len(),
-            "day": l.days.len(),
-            "yours": l.host == user,
-            "playing": l.seat_of(user).is_some(),
-        }));
+    let axum::extract::Query(q) = q?;
+    let page = q.page.unwrap_or(1);
+    if page == 0 || page > 1_000_000 {
+        return Err(ApiError::BadRequest("Параметр page: номер страницы от 1.".into()));
     }
-    Ok(Json(json!(out)).into_response())
+    let rows = crate::listing::games(&st, user, |g| q.all || g.mine() || g.open()).await?;
+    let total = rows.len();
+    let (rows, pages) = crate::listing::page(rows, page);
+    let games: Vec<serde_json::Value> = rows.iter().map(|g| g.json()).collect();
+    Ok(Json(json!({"games": games, "page": page, "pages": pages, "total": total})).into_response())
 }
 
 /// `GET /api/games/{id}`: the game as the caller may see it.

@@ -4,6 +4,7 @@
 mod games;
 mod host;
 mod orders;
+pub use orders::MAX_ORDERS_PER_DAY;
 
 pub use games::{by_invite, create_game, start_game};
 pub use host::host_action;

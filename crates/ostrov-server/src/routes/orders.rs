@@ -45,6 +45,9 @@ pub struct OrderBody {
     pub request_id: Option<String>,
 }
 
+/// Orders one player may send in one day (changes included): 429 after that.
+pub const MAX_ORDERS_PER_DAY: usize = 200;
+
 fn short(field: &str, s: &Option<String>, max: usize) -> Result<(), ApiError> {
     match s {
         Some(v) if v.chars().count() > max => {
@@ -120,6 +123,18 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
             return Err(ApiError::Conflict("not_open", format!("День {d} ещё не начался: сейчас идёт день {day}.")))
         }
         _ => {}
+    }
+    let sent = live.file.days.get(day as usize - 1).map_or(0, |d| d.orders.iter().filter(|o| o.by == me).count());
+    if sent >= MAX_ORDERS_PER_DAY {
+        let t = &live.days[day as usize - 1];
+        let wait = (t.deadline_at - now).max(1);
+        return Err(ApiError::TooMany(
+            format!(
+                "Слишком много приказов за день: не больше {MAX_ORDERS_PER_DAY} от одного игрока. \
+                 Последний принятый приказ каждого вида остаётся в силе; новые — со следующего дня."
+            ),
+            wait,
+        ));
     }
     if b.act.trim().eq_ignore_ascii_case("bunker") && b.item.is_some() {
         return Err(ApiError::BadRequest("В бункере вещь из резерва вытягивается жребием: поле item не нужно.".into()));

@@ -35,63 +35,74 @@ struct Home<'a> {
     c: Chrome<'a>,
     mine: Vec<Row>,
     open: Vec<Row>,
+    nav: Pages,
+}
+
+/// The home page's page links.
+struct Pages {
+    page: usize,
+    pages: usize,
+    prev: Option<usize>,
+    next: Option<usize>,
+}
+
+/// The query of the home page: `?page=N` pages both lists.
+#[derive(Deserialize, Default)]
+pub struct HomeQuery {
+    #[serde(default)]
+    page: Option<String>,
 }
 
 /// `GET /`: a visitor sees what the game is and how to start; a user their games and the
-/// games open to join.
-pub async fn home<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, WebError> {
+/// games open to join, newest first, [`crate::listing::PER_PAGE`] of each a page.
+pub async fn home<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    q: Result<axum::extract::Query<HomeQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
+    let bad = || WebError::Api(ApiError::BadRequest("Неверный номер страницы.".into()));
+    let axum::extract::Query(q) = q.map_err(|_| bad())?;
+    let page_no = match q.page.as_deref() {
+        None | Some("") => 1,
+        Some(p) => p.parse::<usize>().ok().filter(|&n| (1..=1_000_000).contains(&n)).ok_or_else(bad)?,
+    };
     let mut mine = Vec::new();
     let mut open = Vec::new();
+    let mut pages = 1;
     if let Some((user, _)) = v.user {
-        let invites: HashMap<i64, String> = st.store.games().await?.into_iter().map(|g| (g.id, g.invite)).collect();
-        for (id, listing) in st.games.list().into_iter().rev() {
-            // A finished game is shown from its stored summary, without folding it.
-            if let Some(f) = listing.finished {
-                let role = if listing.host == user {
+        let rows = crate::listing::games(&st, user, |g| g.mine() || g.open()).await?;
+        let (own, others): (Vec<_>, Vec<_>) = rows.into_iter().partition(|g| g.mine());
+        let (own, own_pages) = crate::listing::page(own, page_no);
+        let (others, other_pages) = crate::listing::page(others, page_no);
+        pages = own_pages.max(other_pages);
+        for (g, is_mine) in own.into_iter().map(|g| (g, true)).chain(others.into_iter().map(|g| (g, false))) {
+            // The invite of a shown game only (one row each), not of every game.
+            let invite = if g.open() { st.store.game(g.id).await?.map(|r| r.invite) } else { None };
+            let list = if is_mine { &mut mine } else { &mut open };
+            list.push(Row {
+                id: g.id,
+                title: g.title,
+                status: g.status_ru,
+                seats: format!("{} из {}", g.joined, players_ru(g.slots)),
+                invite,
+                role: if g.yours {
                     "вы ведущий"
-                } else if f.members.contains(&user) {
+                } else if g.playing {
                     "вы играете"
                 } else {
-                    continue;
-                };
-                let status = f.winner.map_or_else(|| "окончена".to_string(), |w| format!("окончена: {w}"));
-                mine.push(Row {
-                    id,
-                    title: f.title,
-                    status,
-                    seats: format!("{} из {}", f.joined, players_ru(f.slots)),
-                    invite: invites.get(&id).cloned(),
-                    role,
-                });
-                continue;
-            }
-            let Ok(game) = st.game(id).await else { continue };
-            let slot = game.lock().await;
-            let l = &slot.live;
-            let role = if l.host == user {
-                "вы ведущий"
-            } else if l.seat_of(user).is_some() {
-                "вы играете"
-            } else {
-                ""
-            };
-            let row = Row {
-                id,
-                title: l.config.title.clone(),
-                status: game_status(l),
-                seats: format!("{} из {}", l.members.len(), players_ru(l.config.slots)),
-                invite: invites.get(&id).cloned(),
-                role,
-            };
-            if !role.is_empty() {
-                mine.push(row);
-            } else if l.status == Status::Lobby && l.members.len() < l.config.slots {
-                open.push(row);
-            }
+                    ""
+                },
+            });
         }
     }
-    Ok(page(&v, StatusCode::OK, &Home { c: Chrome::new(&v, "Главная"), mine, open }))
+    let nav = Pages {
+        page: page_no,
+        pages,
+        prev: page_no.checked_sub(1).filter(|&p| p >= 1),
+        next: (page_no < pages).then_some(page_no + 1),
+    };
+    Ok(page(&v, StatusCode::OK, &Home { c: Chrome::new(&v, "Главная"), mine, open, nav }))
 }
 
 /// The create form as typed (every field a string, so that a bad value comes back to the

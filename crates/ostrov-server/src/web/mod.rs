@@ -16,7 +16,7 @@ mod lobby;
 mod paper;
 mod rules;
 mod sse;
-mod text;
+pub(crate) mod text;
 mod thread;
 
 use std::sync::Arc;

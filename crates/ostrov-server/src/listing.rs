@@ -1,0 +1,109 @@
+//! The list of games a user sees (the API's `GET /api/games` and the home page): their own
+//! games and the games open to join, newest first, a page at a time.
+
+use ostrov_store::Store;
+
+use crate::live::Status;
+use crate::{ApiError, AppState};
+
+/// Games per page.
+pub const PER_PAGE: usize = 50;
+
+/// A game as a list shows it: public facts and the user's part in it.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    pub id: i64,
+    pub title: String,
+    pub status: Status,
+    /// The status in Russian: «набор игроков», «идёт день 3», «окончена: победили мирные».
+    pub status_ru: String,
+    pub slots: usize,
+    pub joined: usize,
+    pub day: usize,
+    pub yours: bool,
+    pub playing: bool,
+}
+
+impl Listed {
+    /// The user hosts or plays it.
+    pub fn mine(&self) -> bool {
+        self.yours || self.playing
+    }
+
+    /// Anyone may still join it.
+    pub fn open(&self) -> bool {
+        self.status == Status::Lobby && self.joined < self.slots
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id, "title": self.title, "status": self.status, "slots": self.slots,
+            "joined": self.joined, "day": self.day, "yours": self.yours, "playing": self.playing,
+        })
+    }
+}
+
+/// Every game `keep` lets through, newest first, as `user` sees it. A finished game is
+/// listed from its stored summary, without folding it.
+pub async fn games<S: Store>(
+    st: &AppState<S>,
+    user: i64,
+    keep: impl Fn(&Listed) -> bool,
+) -> Result<Vec<Listed>, ApiError> {
+    let mut out = Vec::new();
+    for (id, listing) in st.games.list().into_iter().rev() {
+        let row = if let Some(f) = listing.finished {
+            let status_ru = f.winner.as_ref().map_or_else(|| "окончена".to_string(), |w| format!("окончена: {w}"));
+            Listed {
+                id,
+                title: f.title,
+                status: Status::Over,
+                status_ru,
+                slots: f.slots,
+                joined: f.joined,
+                day: f.day,
+                yours: listing.host == user,
+                playing: f.members.contains(&user),
+            }
+        } else {
+            let Ok(game) = st.game(id).await else { continue };
+            let mut slot = game.lock().await;
+            st.repair(&mut slot).await?;
+            let l = &slot.live;
+            Listed {
+                id,
+                title: l.config.title.clone(),
+                status: l.status,
+                status_ru: crate::web::text::game_status(l),
+                slots: l.config.slots,
+                joined: l.members.len(),
+                day: l.days.len(),
+                yours: l.host == user,
+                playing: l.seat_of(user).is_some(),
+            }
+        };
+        if keep(&row) {
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
+/// Page `page` (1-based) of `rows` and the number of pages (at least 1); a page past the
+/// last is empty.
+pub fn page<T>(rows: Vec<T>, page: usize) -> (Vec<T>, usize) {
+    let pages = rows.len().div_ceil(PER_PAGE).max(1);
+    let start = page.saturating_sub(1).saturating_mul(PER_PAGE);
+    (rows.into_iter().skip(start).take(PER_PAGE).collect(), pages)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pages_of_fifty() {
+        let (p, n) = super::page((0..120).collect::<Vec<_>>(), 3);
+        assert_eq!((p, n), ((100..120).collect::<Vec<_>>(), 3));
+        assert_eq!(super::page(Vec::<u8>::new(), 1), (vec![], 1));
+        assert!(super::page((0..10).collect::<Vec<_>>(), 9).0.is_empty());
+    }
+}
