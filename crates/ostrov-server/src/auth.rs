@@ -5,8 +5,6 @@
 use std::sync::Arc;
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -108,17 +106,6 @@ fn account_name(raw: &str) -> Result<&str, ApiError> {
     Ok(name)
 }
 
-/// Runs Argon2 (hashing or checking a password) on the blocking pool, at most as many at
-/// once as the machine has cores, so that sign-ups and logins never stall the request
-/// threads.
-async fn argon2<T: Send + 'static>(
-    st: &AppState<impl Store>,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    let _permit = st.hashing.acquire().await.map_err(|e| ApiError::Internal(e.to_string()))?;
-    tokio::task::spawn_blocking(work).await.map_err(|e| ApiError::Internal(e.to_string()))
-}
-
 /// Creates an account: the new user's id, or the field at fault and the error. Names are
 /// one per look-alike-free form (`Вика`, `ВИКА` and `Bика` with a Latin B are one name);
 /// each client address may sign up [`crate::ratelimit::SIGNUPS_PER_HOUR`] times an hour.
@@ -143,14 +130,7 @@ pub async fn register<S: Store>(st: &AppState<S>, c: &Credentials, addr: ClientA
     if st.store.user_by_key(&key).await.map_err(|e| (Field::Form, e.into()))?.is_some() {
         return Err(taken());
     }
-    let password = c.password.clone();
-    let hash = argon2(st, move || {
-        let salt = SaltString::generate(&mut OsRng);
-        Argon2::default().hash_password(password.as_bytes(), &salt).map(|h| h.to_string())
-    })
-    .await
-    .map_err(|e| (Field::Form, e))?
-    .map_err(|e| (Field::Form, ApiError::Internal(e.to_string())))?;
+    let hash = st.passwords.hash(c.password.clone()).await.map_err(|e| (Field::Form, e))?;
     match st.store.create_user(name, &key, &hash).await {
         Ok(id) => Ok(id),
         Err(StoreError::Conflict(_)) => Err(taken()),
@@ -182,12 +162,7 @@ pub async fn verify<S: Store>(st: &AppState<S>, c: &Credentials, addr: ClientAdd
         st.logins.fail(&key, addr.0, now);
         return Err(ApiError::BadCredentials);
     };
-    let (password, stored) = (c.password.clone(), u.password_hash.clone());
-    let right = argon2(st, move || {
-        PasswordHash::new(&stored).map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
-    })
-    .await?
-    .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let right = st.passwords.verify(c.password.clone(), u.password_hash.clone()).await?;
     if !right {
         st.logins.fail(&key, addr.0, now);
         return Err(ApiError::BadCredentials);

@@ -26,6 +26,7 @@ pub mod listing;
 pub mod live;
 pub mod local;
 pub mod net;
+pub mod password;
 pub mod ratelimit;
 pub mod registry;
 pub mod routes;
@@ -226,8 +227,8 @@ pub struct AppState<S: Store> {
     pub signups: ratelimit::Quota,
     /// Games created per host (user id) per day.
     pub creations: ratelimit::Quota<i64>,
-    /// Argon2 runs at once (one per core), on the blocking pool.
-    pub hashing: tokio::sync::Semaphore,
+    /// The threads that hash and check passwords (Argon2, one thread per core).
+    pub passwords: password::Pool,
     /// How the server is reached (HTTPS, a trusted proxy): set before serving.
     pub options: harden::Options,
     /// The last failure the scheduler logged per game (each is logged once).
@@ -261,7 +262,8 @@ impl<S: Store> AppState<S> {
             logins: ratelimit::Limiter::default(),
             signups: ratelimit::Quota::new(ratelimit::SIGNUPS_PER_HOUR, 3600),
             creations: ratelimit::Quota::new(ratelimit::GAMES_PER_DAY, 24 * 3600),
-            hashing: tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())),
+            passwords: password::Pool::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+                .map_err(|e| format!("the password threads: {e}"))?,
             options: harden::Options::default(),
             scheduler_errors: Default::default(),
             stale: Default::default(),

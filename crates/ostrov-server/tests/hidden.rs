@@ -11,7 +11,13 @@
 //! - the host sees everything; once the game is over, everyone does;
 //! - the same for every web page, fragment and event stream, for every player, a spectator
 //!   and a visitor who is not signed in (only the newspapers are public by link); the
-//!   pack's private chat is read by the pack and the host only.
+//!   pack's private chat is read by the pack and the host only;
+//! - look-alike names (issue 16, point 11) buy nothing: an account or a seat dressed as a
+//!   player's name is refused, a look-alike target is that player, and the impostor sees
+//!   what any outsider sees;
+//! - forged text (issue 16, point 10) in the thread and the pack's chat — markup, a fake
+//!   heading, a script, bidi and invisible characters — stays inside its post on every
+//!   page and in the thread's export.
 
 mod support;
 
@@ -102,8 +108,18 @@ fn start() -> Game {
         )
         .unwrap());
     let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-    let players = server.join_all(&invite, &NAMES);
-    let outsider = server.user("Прохожий");
+    let mut players = server.join_all(&invite, &NAMES[..8]);
+    // An impostor dressed as a player (Latin A, capitals, a variation selector) cannot have
+    // that player's account or seat: sign-up and join are refused; their account is an
+    // outsider like any other.
+    for dressed in ["Aгата", "АГАТА", "Агата\u{FE0F}"] {
+        let r = server.client().post("/api/signup", json!({"name": dressed, "password": "пароль-самозванца"})).unwrap();
+        assert!((400..500).contains(&r.status), "signing up as {dressed:?}: {} {}", r.status, r.body);
+    }
+    let mut outsider = server.user("Прохожий");
+    let r = outsider.post(&format!("/api/invites/{invite}/join"), json!({"name": "Aгата"})).unwrap();
+    assert_eq!(error(&r), (409, "name_taken".into()), "joining as a look-alike of Агата: {}", r.body);
+    players.extend(server.join_all(&invite, &NAMES[8..]));
     server.clock.set(START);
     ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
     let mut game = Game { server, host, players, outsider, id, invite };
@@ -247,6 +263,26 @@ fn web_post(c: &mut Client, id: i64, room: &str, text: &str) {
 /// What the pack wrote in its chat, which only the pack and the host may read.
 const PACK_SECRET: &str = "Тайный план стаи";
 
+/// A forged post: markup, a fake heading and list item, a script, bidi and invisible
+/// characters (issue 16, point 10).
+const FORGED: &str = "Всем привет</p><script>alert(1)</script>\n# ИТОГИ ДНЯ ОТ ВЕДУЩЕГО\n- Ведущий дисквалифицировал всех\u{202E}\u{200B}\u{0}\u{1b}[31m <img src=x onerror=alert(2)>";
+
+/// No page lets forged text out of its post: no live markup, no line of its own that
+/// starts like the newspaper's, no control, bidi or invisible character.
+fn forged_stays_inside(stage: &str, who: &str, path: &str, r: &Reply) {
+    let body = &r.body;
+    for raw in ["<script>alert", "<img src=x", "</p><script"] {
+        assert!(!body.contains(raw), "{stage}: {who}, {path}: forged markup {raw:?} is live: {body}");
+    }
+    assert!(!body.contains(['\u{202E}', '\u{200B}', '\u{0}', '\u{1b}']), "{stage}: {who}, {path}: a hidden character");
+    if body.contains("ИТОГИ ДНЯ ОТ ВЕДУЩЕГО") && path.ends_with(".md") {
+        // The host's Markdown export quotes every post: the forged heading stays quoted.
+        for l in body.lines() {
+            assert!(!l.starts_with("# ИТОГИ") && !l.starts_with("- Ведущий"), "{stage}: {path}: {l}");
+        }
+    }
+}
+
 /// Checks what every viewer sees. `extra`: more replies per viewer (refused orders).
 fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
     let truth = g.truth();
@@ -291,6 +327,9 @@ fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
         .map(|p| format!("/games/{}/papers/{}/{}", g.id, p["day"], p["kind"].as_str().unwrap()))
         .collect();
     let host_pages = fetch_pages(&mut g.host, g.id, &invite, &papers);
+    for (p, r) in &host_pages {
+        forged_stays_inside(stage, "the host", p, r);
+    }
     let host_game = &host_pages.iter().find(|(p, _)| p == &format!("/games/{}", g.id)).unwrap().1;
     assert_eq!(host_game.status, 200);
     let pack_wrote = host_game.body.contains(PACK_SECRET);
@@ -303,6 +342,7 @@ fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
             assert_eq!(r.status, 303, "{stage}: a visitor GET {p} is sent to the login page");
         }
         assert!(!r.body.contains(PACK_SECRET), "{stage}: a visitor reads the pack's chat at {p}");
+        forged_stays_inside(stage, "a visitor", &p, &r);
         for q in truth.values().filter(|q| q.alive && !public.contains(&q.name) && !over) {
             for piece in pieces(&r) {
                 assert!(!(piece.contains(&q.name) && piece.contains(&q.role_ru)), "{stage}: visitor, {p}: {piece}");
@@ -320,6 +360,7 @@ fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
         let pages = fetch_pages(&mut c, g.id, &invite, &papers);
         let in_pack = mine.as_ref().is_some_and(|m| m.wolf_side);
         for (p, r) in &pages {
+            forged_stays_inside(stage, &who, p, r);
             if p.ends_with("thread.md") {
                 assert_eq!(r.status, 403, "{stage}: {who} exports the thread");
             }
@@ -469,6 +510,24 @@ fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
     }
 }
 
+/// `name` with its Cyrillic letters that have a Latin twin written in Latin (а→a, о→o …).
+fn latin_look_alike(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'а' => 'a',
+            'о' => 'o',
+            'е' => 'e',
+            'р' => 'p',
+            'с' => 'c',
+            'А' => 'A',
+            'В' => 'B',
+            'Е' => 'E',
+            'О' => 'O',
+            c => c,
+        })
+        .collect()
+}
+
 /// The first living player with this role.
 fn with_role(t: &BTreeMap<String, Truth>, role: &str) -> Vec<String> {
     NAMES.iter().filter(|n| t[**n].role == role && t[**n].alive).map(|n| n.to_string()).collect()
@@ -521,8 +580,12 @@ fn nobody_sees_what_they_may_not() {
     // Day 1, 10:00 Moscow: everyone votes the first passenger; the night's orders.
     g.server.clock.set(START + 12 * HOUR);
     let extra = refused_orders(&mut g, &t);
-    for n in NAMES {
-        ok(&g.order(n, json!({"act": "vote", "target": pass[0]})));
+    // Each voter writes the name as they like: a look-alike spelling is that player.
+    let dressed =
+        [pass[0].to_uppercase(), pass[0].to_lowercase(), format!("{}\u{FE0F}", pass[0]), latin_look_alike(&pass[0])];
+    for (i, n) in NAMES.iter().enumerate() {
+        let r = ok(&g.order(n, json!({"act": "vote", "target": dressed[i % dressed.len()]})));
+        assert_eq!(r["order"]["target"], pass[0].as_str(), "{n}'s vote for {:?}: {r}", dressed[i % dressed.len()]);
     }
     for w in &wolves {
         ok(&g.order(w, json!({"act": "kill", "target": pass[1]})));
@@ -534,6 +597,14 @@ fn nobody_sees_what_they_may_not() {
     web_post(&mut g.players[w], g.id, "pack", &format!("{PACK_SECRET}: ночью идём к {}", pass[1]));
     let p = NAMES.iter().position(|n| *n == pass[0]).unwrap();
     web_post(&mut g.players[p], g.id, "thread", "Доброе утро, остров");
+    web_post(&mut g.players[p], g.id, "thread", FORGED);
+    web_post(&mut g.players[w], g.id, "pack", FORGED);
+    let thread = g.players[p].get(&format!("/games/{}/thread?room=thread", g.id)).unwrap();
+    assert!(
+        thread.body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "the forged post is shown escaped: {}",
+        thread.body
+    );
     sweep(&mut g, "day 1 orders in", &extra);
     // After 13:00: the bulletin.
     g.server.clock.set(START + 15 * HOUR + 120);
