@@ -328,6 +328,23 @@ pub struct SeatIndex {
     keys: HashMap<String, PlayerId>,
 }
 
+impl SeatIndex {
+    /// The seat `name` names, however it is written (a look-alike of a seat's name is
+    /// that seat).
+    ///
+    /// ```
+    /// use ostrov_engine::{Game, PlayerId};
+    /// let game = Game::parse("[[players]]\nname = \"Аня\"\n[[players]]\nname = \"Боря\"\n").unwrap();
+    /// let index = game.setup.seat_index();
+    /// assert_eq!(index.find("БОРЯ"), Some(PlayerId(1)));
+    /// assert_eq!(index.find("Aня"), Some(PlayerId(0))); // a Latin A
+    /// assert_eq!(index.find("Вика"), None);
+    /// ```
+    pub fn find(&self, name: &str) -> Option<PlayerId> {
+        self.keys.get(&skeleton(name)).copied()
+    }
+}
+
 /// The players' names by their skeletons, for finding the player an order names.
 struct Names<'a> {
     setup: &'a Setup,

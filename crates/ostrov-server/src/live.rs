@@ -453,6 +453,13 @@ impl Live {
         }
     }
 
+    /// The name of the seat `name` names, however it is written (a look-alike of a seat's
+    /// name is that seat); `None` before the start or when no seat matches.
+    pub fn seated_as(&self, name: &str) -> Option<&str> {
+        let seat = self.seats.find(name)?;
+        Some(self.game.as_ref()?.setup.seats.get(seat.index())?.name.as_str())
+    }
+
     fn setup(&self) -> &ostrov_engine::Setup {
         &self.game.as_ref().expect("a started game").setup
     }
@@ -687,10 +694,14 @@ impl Live {
 
     fn flag(&mut self, post: usize, dismiss: bool, at: i64) -> Result<(), Refused> {
         let open = self.open_day();
+        let Some(room) = self.posts.get(post).map(|p| p.post.room) else {
+            return Err(state("no_post", "Такого сообщения нет."));
+        };
+        // The number readers see: the post's place in its own room.
+        let no = self.posts[..=post].iter().filter(|q| q.post.room == room).count();
         let Some(p) = self.posts.get_mut(post) else {
             return Err(state("no_post", "Такого сообщения нет."));
         };
-        let no = post + 1;
         let text = if dismiss {
             if p.post.banned.is_empty() || p.dismissed || open != Some(p.day) {
                 return Err(state("not_now", "Снять можно только автоматическую отметку «Пальм» открытого дня."));

@@ -301,16 +301,23 @@ fn the_thread_is_paged_by_day_and_page() {
     let thread =
         |body: &str| body.split("id=\"thread-h\"").nth(1).unwrap().split("</section>").next().unwrap().to_string();
     let page = thread(&t.players[0].get(&game).body);
-    assert!(page.contains("id=\"post-120\"") && page.contains("id=\"post-101\""), "the last page by default");
-    assert!(!page.contains("id=\"post-100\""), "50 posts a page");
+    assert!(
+        page.contains("id=\"post-thread-120\"") && page.contains("id=\"post-thread-101\""),
+        "the last page by default"
+    );
+    assert!(!page.contains("id=\"post-thread-100\""), "50 posts a page");
     assert!(page.contains(&format!("href=\"/games/{}?room=thread&#38;day=1&#38;page=1#thread\"", t.id)), "{page}");
     let body = t.players[0].get(&format!("{game}?room=thread&day=1&page=1")).body;
     let first = thread(&body);
-    assert!(first.contains("id=\"post-1\"") && first.contains("id=\"post-50\"") && !first.contains("id=\"post-51\""));
+    assert!(
+        first.contains("id=\"post-thread-1\"")
+            && first.contains("id=\"post-thread-50\"")
+            && !first.contains("id=\"post-thread-51\"")
+    );
     let live = format!("data-fragment=\"/games/{}/thread?room=thread&#38;day=1&#38;page=1\"", t.id);
     assert!(body.contains(&live), "live updates keep the page");
     let fragment = t.players[0].get(&format!("/games/{}/thread?room=thread&day=1&page=1", t.id));
-    assert!(fragment.status == 200 && fragment.body.contains("id=\"post-1\""), "the fragment of that page");
+    assert!(fragment.status == 200 && fragment.body.contains("id=\"post-thread-1\""), "the fragment of that page");
     let bad = t.players[0].get(&format!("{game}?day=abc"));
     assert_eq!(bad.status, 400, "{}", bad.body);
     assert!(bad.body.contains("Неверные параметры адреса"), "{}", bad.body);
@@ -320,9 +327,9 @@ fn the_thread_is_paged_by_day_and_page() {
     assert_eq!(r.status, 303, "{}", r.body);
     t.server.clock.set(START + 24 * 3600 + 60);
     let page = thread(&t.players[0].get(&game).body);
-    assert!(page.contains("Сообщений пока нет") && !page.contains("id=\"post-120\""), "{page}");
+    assert!(page.contains("Сообщений пока нет") && !page.contains("id=\"post-thread-120\""), "{page}");
     assert!(page.contains(&format!("href=\"/games/{}?room=thread&#38;day=1#thread\"", t.id)), "{page}");
     assert!(page.contains("<strong aria-current=\"page\">день 2</strong>"), "{page}");
     let day1 = thread(&t.players[0].get(&format!("{game}?room=thread&day=1")).body);
-    assert!(day1.contains("id=\"post-120\""), "day 1's last page");
+    assert!(day1.contains("id=\"post-thread-120\""), "day 1's last page");
 }

@@ -140,12 +140,15 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
         return Err(ApiError::BadRequest("В бункере вещь из резерва вытягивается жребием: поле item не нужно.".into()));
     }
     let (day, at) = live.order_time(now)?;
+    // A look-alike of a seat's name is that seat: stored as the seat's name, so the order
+    // lists, the exported file and the newspapers name the player one way.
+    let seat_name = |n: String| live.seated_as(&n).map_or(n, str::to_string);
     let entry = OrderEntry {
         by: me,
         act: b.act.trim().to_string(),
-        target: b.target,
-        targets: b.targets,
-        from: b.from,
+        target: b.target.map(seat_name),
+        targets: b.targets.map(|t| t.into_iter().map(seat_name).collect()),
+        from: b.from.map(seat_name),
         item: b.item,
         // The Spirit's question is published: one clean line (no breaks, control, bidi or
         // invisible characters, NFC) before it is stored, so it cannot leave its sentence.

@@ -28,7 +28,10 @@ pub struct Piece {
 }
 
 pub struct PostRow {
+    /// The post's place in the game's whole log, from 1 (the host's flag buttons name it).
     pub no: usize,
+    /// The post's number in its room, from 1 (what readers see).
+    pub shown: usize,
     pub day: u32,
     pub name: String,
     pub speaker: String,
@@ -147,11 +150,16 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, sh
     let readable = may_read(live, viewer, room);
     let tz = live.config.schedule.tz.as_str();
     let open = live.open_day();
+    // Each post with its place in the whole log (what the host's buttons name) and its
+    // number in its room (what readers see: the thread's numbers never show how many
+    // posts the pack's chat holds between them).
     let in_room: Vec<(usize, &crate::live::Posted)> = if readable {
         live.posts.iter().enumerate().filter(|(_, p)| p.post.room == room).collect()
     } else {
         Vec::new()
     };
+    let numbered: std::collections::HashMap<usize, usize> =
+        in_room.iter().enumerate().map(|(k, (i, _))| (*i, k + 1)).collect();
     let mut counts: std::collections::BTreeMap<u32, usize> = std::collections::BTreeMap::new();
     for (_, p) in &in_room {
         *counts.entry(p.day).or_default() += 1;
@@ -190,6 +198,7 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, sh
                 let w = when(p.at, tz);
                 PostRow {
                     no: i + 1,
+                    shown: numbered.get(&i).copied().unwrap_or(i + 1),
                     day: p.day,
                     name: p.post.name.clone(),
                     speaker: p.post.speaker.clone(),
@@ -391,16 +400,26 @@ pub async fn flag<S: Store>(
         Ok(n) if n >= 1 => n,
         _ => return render(&st, &v, id, Notes::error("post", "Не указано, какое сообщение.".into())).await,
     };
-    let (name, penalise) = {
+    let (name, penalise, anchor) = {
         let (slot, _) = locked(&st, id).await?;
         let live = &slot.live;
         if live.host != user {
             return Err(ApiError::Forbidden.into());
         }
         let Some(p) = live.posts.get(no - 1) else { return Err(ApiError::NotFound.into()) };
+        if p.post.room == Room::Pack && f.action == "flag" {
+            // A flag is public (O-THREAD-5): on the pack's chat it would name a werewolf.
+            let m = "Сообщения чата стаи не отмечаются: отметка видна всем и выдала бы автора. \
+                     Наказать игрока можно штрафом в панели ведущего.";
+            drop(slot);
+            return render(&st, &v, id, Notes::error("post", m.into())).await;
+        }
+        // The number readers see: the post's place in its own room.
+        let shown = live.posts[..no].iter().filter(|q| q.post.room == p.post.room).count();
+        let anchor = (room_id(p.post.room), shown);
         let player = live.m.as_ref().and_then(|m| m.find(&p.post.name)).filter(|_| p.post.user != live.host);
         let seated = player.is_some() && live.seat_of(p.post.user).is_some();
-        (p.post.name.clone(), seated && live.open_day() == Some(p.day) && !p.flagged)
+        (p.post.name.clone(), seated && live.open_day() == Some(p.day) && !p.flagged, anchor)
     };
     let ev = match f.action.as_str() {
         "flag" => GameEvent::Flagged { post: no - 1 },
@@ -409,7 +428,7 @@ pub async fn flag<S: Store>(
     };
     if penalise && f.action == "flag" {
         let body = Bytes::from(
-            json!({"target": name, "reason": format!("нарушение в обсуждении, сообщение №{no}")}).to_string(),
+            json!({"target": name, "reason": format!("нарушение в обсуждении, сообщение №{}", anchor.1)}).to_string(),
         );
         match host_action(&st, id, user, "penalty", &body).await {
             Ok(_) | Err(ApiError::Refused(_)) => {}
@@ -422,7 +441,7 @@ pub async fn flag<S: Store>(
         Ok(staged) => {
             drop(slot);
             staged.durable().await?;
-            Ok(to(&format!("/games/{id}#post-{no}")))
+            Ok(to(&format!("/games/{id}#post-{}-{}", anchor.0, anchor.1)))
         }
         Err(e @ ApiError::Internal(_)) => Err(e.into()),
         Err(e) => {
@@ -450,7 +469,7 @@ pub async fn export<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result<R
         if room == Room::Pack && live.posts.iter().any(|p| p.post.room == Room::Pack) {
             out.push_str("\n# Логово стаи\n");
         }
-        for (i, p) in live.posts.iter().enumerate().filter(|(_, p)| p.post.room == room) {
+        for (i, p) in live.posts.iter().filter(|p| p.post.room == room).enumerate() {
             if p.day != day {
                 day = p.day;
                 out.push_str(&if day == 0 {
