@@ -11,11 +11,13 @@
 //! [`AnyStore`] is either, chosen by the `--db` value at start.
 
 mod any;
+mod backup;
 mod postgres;
 pub mod testdb;
 mod writer;
 
 pub use any::{is_postgres, AnyStore};
+pub use backup::{Counts, PgSnapshot};
 pub use postgres::PgStore;
 
 use std::future::Future;

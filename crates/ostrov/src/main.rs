@@ -1,5 +1,6 @@
 //! `ostrov`: the command line of Ostrov, a thin layer over the library crates.
 
+mod backup;
 mod new;
 mod next;
 mod resolve;
@@ -38,6 +39,7 @@ enum Cmd {
     Simulate(simulate::Args),
     Suggest(suggest::Args),
     Serve(serve::Args),
+    Backup(backup::Args),
 }
 
 /// A failure the CLI reports in one line: exit code 2 for a bad file or bad arguments.
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Cmd::Simulate(a) => simulate::run(a, lang),
         Cmd::Suggest(a) => suggest::run(a, lang),
         Cmd::Serve(a) => serve::run(a),
+        Cmd::Backup(a) => backup::run(a, lang),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

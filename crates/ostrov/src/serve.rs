@@ -73,7 +73,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
 }
 
 /// The database as it may be printed: a URL without its password.
-fn shown(db: &str) -> String {
+pub(crate) fn shown(db: &str) -> String {
     match (db.find("://"), db.rfind('@')) {
         (Some(i), Some(at)) if at > i => match db[i + 3..at].split_once(':') {
             Some((user, _)) => format!("{}{user}:***{}", &db[..i + 3], &db[at..]),
