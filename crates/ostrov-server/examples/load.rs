@@ -107,7 +107,8 @@ fn raw_commits(rt: &tokio::runtime::Runtime, dir: &Path, n: usize) -> f64 {
 
 struct Bench {
     addr: SocketAddr,
-    host: Client,
+    /// Each game's host: a host may keep only 10 unfinished games, so each game has its own.
+    hosts: std::collections::HashMap<i64, Client>,
     users: Vec<Client>,
 }
 
@@ -121,8 +122,9 @@ impl Bench {
     /// A started game of `players` of the users (each seated under their account name).
     fn game(&mut self, players: usize) -> i64 {
         let wolves = (players / 6).max(1);
+        let mut host = signup(self.addr, &format!("Ведущий{}", self.hosts.len()));
         let g = ok(
-            self.host.post(
+            host.post(
                 "/api/games",
                 json!({"title": "Нагрузка", "slots": players, "setup": format!("werewolf={wolves},seer,nurse"), "seed": 1}),
             ),
@@ -142,7 +144,8 @@ impl Bench {
                 });
             }
         });
-        ok(self.host.post(&format!("/api/games/{game}/start"), json!({})), "start");
+        ok(host.post(&format!("/api/games/{game}/start"), json!({})), "start");
+        self.hosts.insert(game, host);
         game
     }
 
@@ -226,7 +229,8 @@ impl Bench {
     }
 
     fn stored_orders(&mut self, game: i64) -> usize {
-        let log = ok(self.host.get(&format!("/api/games/{game}/events")), "events");
+        let log =
+            ok(self.hosts.get_mut(&game).expect("the game's host").get(&format!("/api/games/{game}/events")), "events");
         log.as_array().map_or(0, |l| l.iter().filter(|e| e["kind"] == "order").count())
     }
 }
@@ -412,7 +416,6 @@ fn main() {
 
     let (addr, _state) = serve(&rt, &dir.join("ostrov.db"), Arc::new(ManualClock::new(T0)));
     let t = Instant::now();
-    let host = signup(addr, "Ведущий");
     let users: Vec<Client> = thread::scope(|s| {
         let hs: Vec<_> = (0..100)
             .collect::<Vec<usize>>()
@@ -424,7 +427,7 @@ fn main() {
             .collect();
         hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
-    let mut b = Bench { addr, host, users };
+    let mut b = Bench { addr, hosts: Default::default(), users };
     let solo = b.game(4);
     let one = b.game(100);
     let many: Vec<i64> = (0..50).map(|_| b.game(20)).collect();
