@@ -233,9 +233,13 @@ async fn write(pool: &PgPool, batch: &[Job]) -> Result<Vec<Appended>> {
         } else if j.expected < 0 {
             Appended::Conflict { last: last_seq(&mut tx, j.game_id).await? }
         } else {
+            // Only if the log ends exactly at the expected seq: the primary key refuses a
+            // seq another node took, and the condition a seq past a hole (a log that ends
+            // before what the node holds, as after an asynchronous fail-over lost events).
             let seq: Option<i64> = sqlx::query_scalar(
                 "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload, request_hash)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8
+                 WHERE COALESCE((SELECT MAX(seq) FROM events WHERE game_id = $1), 0) = $2 - 1
                  ON CONFLICT DO NOTHING
                  RETURNING seq",
             )

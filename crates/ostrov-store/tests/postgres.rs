@@ -114,6 +114,10 @@ async fn an_append_checked_against_an_old_seq_is_a_conflict() {
     assert_eq!(s.append(g, 1, ev(1, Some("a"), "order")).await.unwrap(), Appended::New(2));
     // Another node, still at seq 1, appends: refused, told where the log is.
     assert_eq!(s.append(g, 1, ev(1, Some("b"), "order")).await.unwrap(), Appended::Conflict { last: 2 });
+    // A node ahead of the log (as after an asynchronous fail-over lost events) is refused
+    // too: nothing is written past a hole.
+    assert_eq!(s.append(g, 3, ev(1, Some("b"), "order")).await.unwrap(), Appended::Conflict { last: 2 });
+    assert_eq!(s.append(g, 9, ev(1, None, "order")).await.unwrap(), Appended::Conflict { last: 2 });
     // A resent request id is a duplicate, whatever seq it was checked against; -1 looks up.
     assert_eq!(s.append(g, 1, ev(1, Some("a"), "order")).await.unwrap(), Appended::Duplicate(2));
     assert_eq!(s.append(g, -1, ev(1, Some("a"), "lookup")).await.unwrap(), Appended::Duplicate(2));
