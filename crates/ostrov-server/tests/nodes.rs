@@ -30,7 +30,9 @@ fn on_postgres(body: fn()) {
 /// up on the first.
 struct Two {
     a: Server,
-    b: ostrov_server::local::LocalServer,
+    /// Node B (`None` once stopped) and its address.
+    b: Option<ostrov_server::local::LocalServer>,
+    b_addr: std::net::SocketAddr,
     clock_b: Arc<TestClock>,
     host: Client,
     players: Vec<Client>,
@@ -43,7 +45,7 @@ impl Two {
         let b = a.node(clock_b.clone());
         let host = a.user("Ведущая");
         let players = NAMES.iter().map(|n| a.user(n)).collect();
-        Two { a, b, clock_b, host, players }
+        Two { a, b_addr: b.addr, b: Some(b), clock_b, host, players }
     }
 
     fn set_clocks(&self, t: i64) {
@@ -59,7 +61,7 @@ impl Two {
             .post("/api/games", json!({"title": "Два узла", "slots": 5, "setup": "werewolf,seer", "seed": 5}))
             .unwrap());
         let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-        let (a, b) = (self.a.addr, self.b.addr);
+        let (a, b) = (self.a.addr, self.b_addr);
         for (i, p) in self.players.iter_mut().enumerate() {
             p.addr = if i % 2 == 0 { b } else { a };
             ok(&p.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
@@ -77,7 +79,7 @@ impl Two {
     }
 
     fn on(&self, c: &Client, node: usize) -> Client {
-        Client { addr: if node == 0 { self.a.addr } else { self.b.addr }, ..c.clone() }
+        Client { addr: if node == 0 { self.a.addr } else { self.b_addr }, ..c.clone() }
     }
 }
 
@@ -110,61 +112,75 @@ fn stored_kinds(db: &str, id: i64) -> Vec<String> {
     .unwrap()
 }
 
-fn a_game_created_on_one_node_is_served_listed_and_scheduled_by_the_other() {
-    // Node A starts first, so its scheduler holds the lease; the game is created, joined
-    // and started on node B after A has read its list of games.
-    let mut t = Two::start();
-    t.set_clocks(START);
-    let mut host_b = t.on(&t.host, 1);
-    let g = ok(&host_b
-        .post("/api/games", json!({"title": "С узла Б", "slots": 5, "setup": "werewolf,seer", "seed": 7}))
-        .unwrap());
+/// A five-player game created on node `on` by `host`, joined there by every player and
+/// started there.
+fn game_only_on(t: &mut Two, host: &mut Client, title: &str) -> i64 {
+    let g =
+        ok(&host.post("/api/games", json!({"title": title, "slots": 5, "setup": "werewolf,seer", "seed": 7})).unwrap());
     let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-    // Node A serves it at once (a miss looks the game up in the store) …
-    let mut host_a = t.on(&t.host, 0);
-    let v = ok(&host_a.get(&format!("/api/games/{id}")).unwrap());
-    assert_eq!(v["id"], json!(id), "{v}");
-    assert_eq!(v["invite"], json!(invite), "node A shows the host the invite: {v}");
     for p in t.players.iter_mut() {
-        p.addr = t.b.addr;
+        p.addr = host.addr;
         ok(&p.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
     }
-    ok(&host_b.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
-    // … and lists it to everyone: the host's own list and a player's.
+    ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
+    id
+}
+
+fn a_game_created_on_one_node_is_served_listed_and_scheduled_by_the_other() {
+    // Node A starts first (its scheduler takes the lease) and reads its list of games;
+    // then two games are created, joined and started on node B.
+    let mut t = Two::start();
+    t.set_clocks(START);
+    let mut host_a = t.on(&t.host, 0);
+    let mut host_b = t.on(&t.host, 1);
+    let first = game_only_on(&mut t, &mut host_b, "С узла Б");
+    // Node A serves the first at once (a miss looks the game up in the store).
+    let v = ok(&host_a.get(&format!("/api/games/{first}")).unwrap());
+    assert_eq!((v["id"].as_i64(), v["status"].as_str()), (Some(first), Some("running")), "{v}");
+    assert!(v["invite"].is_string(), "node A shows the host the invite: {v}");
+    // The second is never asked of node A: A lists it from the announcement of its log
+    // (the watcher), to its host and to a player, in the API and on the home page.
+    let second = game_only_on(&mut t, &mut host_b, "Тоже с узла Б");
+    let until = Instant::now() + Duration::from_secs(2);
     for c in [&mut host_a, &mut t.on(&t.players[0], 0)] {
-        let list = ok(&c.get("/api/games").unwrap());
-        let ids: Vec<i64> = list["games"].as_array().unwrap().iter().map(|g| g["id"].as_i64().unwrap()).collect();
-        assert!(ids.contains(&id), "node A lists game {id}: {list}");
+        loop {
+            let list = ok(&c.get("/api/games").unwrap());
+            let ids: Vec<i64> = list["games"].as_array().unwrap().iter().map(|g| g["id"].as_i64().unwrap()).collect();
+            if ids.contains(&first) && ids.contains(&second) {
+                break;
+            }
+            assert!(Instant::now() < until, "node A does not list both games of node B: {list}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
     let home = host_a.get("/").unwrap();
-    assert!(home.body.contains("С узла Б"), "node A's home page lists the game");
-    // A game created on B while A is running is heard by A's watcher: A's scheduler (the
-    // lease holder) runs its 13:00 stage and its 21:00 resolution with no request to the
-    // game on either node.
-    t.set_clocks(START + 15 * HOUR + 90); // 13:00 of day 1 (Moscow) and its minute of grace have passed
-    let until = Instant::now() + Duration::from_secs(10);
-    while !stored_kinds(&t.a.db, id).iter().any(|k| k == "midday") {
-        assert!(Instant::now() < until, "no node ran the 13:00 stage of a game created on node B");
-        std::thread::sleep(Duration::from_millis(100));
+    assert!(home.body.contains("С узла Б") && home.body.contains("Тоже с узла Б"), "node A's home page lists both");
+    // Node B stops: A's scheduler (the one node left, the lease holder) runs the 13:00
+    // stage and the 21:00 resolution of both games, with no request to either.
+    t.b.take().expect("node B runs").stop();
+    for (when, kind) in [(START + 15 * HOUR + 90, "midday"), (START + 23 * HOUR + 90, "resolved")] {
+        t.set_clocks(when); // past 13:00 (21:00) Moscow and its minute of grace
+        for id in [first, second] {
+            let until = Instant::now() + Duration::from_secs(10);
+            while !stored_kinds(&t.a.db, id).iter().any(|k| k == kind) {
+                assert!(Instant::now() < until, "node A's scheduler did not run `{kind}` of game {id}");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
     }
-    t.set_clocks(START + 23 * HOUR + 90);
-    let until = Instant::now() + Duration::from_secs(10);
-    while !stored_kinds(&t.a.db, id).iter().any(|k| k == "resolved") {
-        assert!(Instant::now() < until, "no node resolved day 1 of a game created on node B");
-        std::thread::sleep(Duration::from_millis(100));
+    for id in [first, second] {
+        let log = log(&mut host_a, id);
+        assert_eq!(count(&log, "midday", 1), 1, "game {id}: the 13:00 stage once");
+        assert_eq!(count(&log, "resolved", 1), 1, "game {id}: one resolution");
     }
-    let log = log(&mut host_a, id);
-    assert_eq!(count(&log, "midday", 1), 1, "the 13:00 stage once");
-    assert_eq!(count(&log, "resolved", 1), 1, "one resolution");
-    // A node started after the game was created lists it from the start, and a game id
-    // that is in no node's store is still 404 on a shared store.
-    let clock_c = Arc::new(TestClock::new(START + 23 * HOUR + 90));
-    let c = t.a.node(clock_c);
+    // A node started after the games were created lists them from the start, and a game id
+    // that is in the store of no node is still 404 on a shared store.
+    let c = t.a.node(Arc::new(TestClock::new(START + 23 * HOUR + 90)));
     let mut host_c = Client { addr: c.addr, ..t.host.clone() };
     let list = ok(&host_c.get("/api/games").unwrap());
-    assert_eq!(list["games"][0]["id"], json!(id), "{list}");
-    assert_eq!(host_a.get(&format!("/api/games/{}", id + 1000)).unwrap().status, 404);
-    assert_eq!(host_b.get(&format!("/api/games/{}", id + 1000)).unwrap().status, 404);
+    assert_eq!((list["games"][0]["id"].as_i64(), list["games"][1]["id"].as_i64()), (Some(second), Some(first)));
+    assert_eq!(host_a.get(&format!("/api/games/{}", second + 1000)).unwrap().status, 404);
+    assert_eq!(host_c.get(&format!("/api/games/{}", second + 1000)).unwrap().status, 404);
     c.stop();
 }
 
