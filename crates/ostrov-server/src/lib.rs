@@ -272,9 +272,19 @@ impl<S: Store> AppState<S> {
         })
     }
 
-    /// The game with this id, folded from its log if it is not in memory.
+    /// The game with this id, folded from its log if it is not in memory. On a shared
+    /// store a game this node has not listed is looked up in the store first (another node
+    /// may have created it since this one started); on a store only this node writes, the
+    /// listing is the whole truth and a miss is answered at once.
     pub async fn game(&self, id: i64) -> Result<Arc<Mutex<Slot>>, ApiError> {
-        let (cell, host) = self.games.cell(id).ok_or(ApiError::NotFound)?;
+        let (cell, host) = match self.games.cell(id) {
+            Some(found) => found,
+            None if self.store.shared() => {
+                self.learn(id).await?;
+                self.games.cell(id).ok_or(ApiError::NotFound)?
+            }
+            None => return Err(ApiError::NotFound),
+        };
         let slot = cell
             .slot
             .get_or_try_init(|| async {
@@ -292,6 +302,20 @@ impl<S: Store> AppState<S> {
             })
             .await?;
         Ok(slot.clone())
+    }
+
+    /// Lists a game from its row in the store (see [`registry::Registry::learn`]):
+    /// `NotFound` if there is no such row.
+    async fn learn(&self, id: i64) -> Result<(), ApiError> {
+        let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+        self.learn_row(&row);
+        Ok(())
+    }
+
+    /// Lists the game of a stored row if this node has not listed it yet.
+    fn learn_row(&self, row: &ostrov_store::GameRow) {
+        let finished = row.finished.clone().and_then(|f| serde_json::from_value(f).ok());
+        self.games.learn(row.id, row.host_id, finished);
     }
 
     /// Marks the game's fold of `epoch` as differing from the log.
@@ -322,14 +346,23 @@ impl<S: Store> AppState<S> {
     /// Folds in what the log holds beyond memory (see [`Slot::catch_up`]); a game whose
     /// memory cannot take the new events is refolded from its whole log. Announces a
     /// change on [`AppState::changes`].
+    ///
+    /// The scheduler's index takes the game's next due time as it now stands (another node
+    /// may have started the game or opened a day), and a game another node ended is noted
+    /// finished here too.
     pub async fn refresh(&self, slot: &mut Slot) -> Result<(), ApiError> {
         let (id, before) = (slot.live.id, slot.live.seq);
+        let was_over = slot.live.status == Status::Over;
         if let Err(e) = slot.catch_up(&self.store).await {
             eprintln!("ostrov-server: {e}; refolding game {id} from its whole log");
             let fresh = fold_stored(&self.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
             *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
         }
         if slot.live.seq != before {
+            self.games.note(&slot.live);
+            if !was_over && slot.live.status == Status::Over {
+                self.finish(id, registry::Summary::of(&slot.live)).await;
+            }
             let _ = self.changes.send(id);
         }
         Ok(())
@@ -520,6 +553,7 @@ async fn commit_shared<S: Store>(
         let answer = st.store.append(id, slot.live.seq, new).await;
         match answer {
             Ok(Appended::New(seq)) if seq == slot.live.seq + 1 => {
+                let was_over = slot.live.status == Status::Over;
                 match next {
                     Some(next) => slot.live = next,
                     None => {
@@ -533,6 +567,10 @@ async fn commit_shared<S: Store>(
                 slot.durable.fetch_max(seq, Ordering::AcqRel);
                 if let Some(r) = &request {
                     slot.remember(r, seq);
+                }
+                st.games.note(&slot.live);
+                if !was_over && slot.live.status == Status::Over {
+                    st.finish(id, registry::Summary::of(&slot.live)).await;
                 }
                 let _ = st.changes.send(id);
                 return Ok(Committed::New(seq));
@@ -777,7 +815,8 @@ pub fn spawn_scheduler<S: Store>(st: Arc<AppState<S>>) -> tokio::task::JoinHandl
 /// Keeps this node's games up to date with what other nodes append, when the store is
 /// shared (PostgreSQL `LISTEN/NOTIFY`): each announced append is folded in (only the new
 /// events) and announced on [`AppState::changes`] (the pages' live updates); a game
-/// another node created is folded from its log. Nothing for a store only this node writes.
+/// another node created is listed (so the game lists and the scheduler's index of this
+/// node have it) and folded from its log. Nothing for a store only this node writes.
 pub fn spawn_watcher<S: Store>(st: Arc<AppState<S>>) -> Option<tokio::task::JoinHandle<()>> {
     let mut heard = st.store.changes()?;
     Some(tokio::spawn(async move {
@@ -787,8 +826,15 @@ pub fn spawn_watcher<S: Store>(st: Arc<AppState<S>>) -> Option<tokio::task::Join
                     Ok(g) if g.lock().await.live.seq >= seq => continue,
                     _ => vec![game_id],
                 },
+                // Every game the store holds is listed (some may be new to this node);
+                // the unfinished ones and those in memory are caught up.
                 ostrov_store::Change::Missed => match st.store.games().await {
-                    Ok(rows) => rows.iter().map(|r| r.id).collect(),
+                    Ok(rows) => {
+                        for r in &rows {
+                            st.learn_row(r);
+                        }
+                        rows.iter().filter(|r| r.finished.is_none() || st.games.is_folded(r.id)).map(|r| r.id).collect()
+                    }
                     Err(e) => {
                         eprintln!("ostrov-server: catching up: {e}");
                         continue;

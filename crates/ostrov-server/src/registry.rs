@@ -2,7 +2,9 @@
 //! start (one query), a game is folded from its log on first use, a finished game is
 //! listed from the summary stored when it ended and folded only when someone opens it (and
 //! dropped again after [`IDLE_EVICT`] unused), and the scheduler reads a small index of
-//! each running game's next due time instead of visiting every game.
+//! each running game's next due time instead of visiting every game. On a store several
+//! nodes share, a game another node created after this one started is listed when this
+//! node first hears of it ([`Registry::learn`]: a request for it, or the watcher).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -103,18 +105,37 @@ impl Registry {
         Some((cell, host))
     }
 
-    /// A game the server just created.
+    /// A game the server just created. If the game is in memory already (on a shared
+    /// store the watcher may have heard of its `created` entry and folded it first), that
+    /// fold stays: both are folds of the same log.
     pub fn insert(&self, id: i64, host: i64, slot: Slot) {
         self.note(&slot.live);
         if let Ok(mut l) = self.listing.write() {
             l.insert(id, Listing { host, finished: None });
         }
-        let cell = Loaded::default();
+        let cell = match self.loaded.write() {
+            Ok(mut g) => g.entry(id).or_default().clone(),
+            Err(_) => return,
+        };
         let _ = cell.slot.set(Arc::new(Mutex::new(slot)));
         cell.used.store(self.now_ms(), Ordering::Relaxed);
-        if let Ok(mut g) = self.loaded.write() {
-            g.insert(id, Arc::new(cell));
+    }
+
+    /// Lists a game this server did not create and had not listed (another node sharing
+    /// the store created it after this one started); a game already listed is left as it
+    /// is. Whether it was new.
+    pub fn learn(&self, id: i64, host: i64, finished: Option<Summary>) -> bool {
+        let Ok(mut l) = self.listing.write() else { return false };
+        if l.contains_key(&id) {
+            return false;
         }
+        l.insert(id, Listing { host, finished });
+        true
+    }
+
+    /// Whether the game is folded in memory now.
+    pub fn is_folded(&self, id: i64) -> bool {
+        self.loaded.read().is_ok_and(|g| g.get(&id).is_some_and(|c| c.slot.initialized()))
     }
 
     /// Forgets a game whose row has no log (its creation was cut short).

@@ -1,5 +1,6 @@
 //! `ostrov serve` survives SIGKILL under group commit: the real server process on a SQLite
-//! file, 100 players voting from 100 threads (their orders pipelined and written in
+//! file (and, when `OSTROV_TEST_PG` names a PostgreSQL server, on a PostgreSQL database of
+//! its own: the same run, the same assertions), 100 players voting from 100 threads (their orders pipelined and written in
 //! batches), killed mid-load three times and restarted on the same database. Every order
 //! answered "accepted" is in the log exactly once at its seq, an order that got no answer
 //! is there at most once, a refused order is never there, a resent request id answers the
@@ -17,6 +18,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use ostrov_server::client::Client;
+use ostrov_store::testdb::TestDb;
 use serde_json::{json, Value};
 
 const PLAYERS: usize = 100;
@@ -31,7 +33,8 @@ struct Server {
 }
 
 impl Server {
-    fn start(db: &Path, clock: &Path) -> Server {
+    /// `db`: the SQLite file or the PostgreSQL URL.
+    fn start(db: &str, clock: &Path) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ostrov"))
             .args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db"])
             .arg(db)
@@ -110,9 +113,26 @@ fn temp_dir() -> PathBuf {
 
 #[test]
 fn accepted_orders_and_the_resolution_survive_sigkill() {
-    let started = Instant::now();
     let dir = temp_dir();
     let db = dir.join("ostrov.db");
+    crash_test(db.to_str().expect("a UTF-8 path"), &dir);
+}
+
+#[test]
+fn accepted_orders_and_the_resolution_survive_sigkill_on_postgres() {
+    let Some(pg) = TestDb::create("crash") else {
+        ostrov_store::testdb::skipped_once();
+        return;
+    };
+    crash_test(&pg.url, &temp_dir());
+    drop(pg);
+}
+
+/// The crash test on the database `db` (a SQLite file or a PostgreSQL URL); `dir` holds the
+/// clock file and is removed at the end.
+fn crash_test(db: &str, dir: &Path) {
+    let started = Instant::now();
+    let db = db.to_string();
     let clock = dir.join("clock");
     set_clock(&clock, T0);
     let server = Server::start(&db, &clock);
@@ -324,6 +344,6 @@ fn accepted_orders_and_the_resolution_survive_sigkill() {
     assert!(view["next_day_opens"].is_string() || view["status"] == "over", "{view}");
 
     drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir);
     eprintln!("the crash test took {:?}", started.elapsed());
 }

@@ -84,9 +84,17 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
 /// deadline sees the resolved day even between two scheduler ticks). A step that fails
 /// does not fail the request: the game is marked broken for the host
 /// ([`crate::Live::broken`]) and the cause is logged once.
+///
+/// On a store other nodes share, what the log holds beyond memory is folded in first (one
+/// query): a request answered here sees every entry another node had accepted before it
+/// came, without waiting for the announcement to arrive (a player who joined on one node
+/// may vote on another at once).
 pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<Slot>, i64), ApiError> {
     let game = st.game(id).await?;
     let mut slot = game.lock_owned().await;
+    if st.store.shared() {
+        st.refresh(&mut slot).await?;
+    }
     let now = st.clock.now();
     if let Some(f) = run_due(st, &mut slot, now).await {
         eprintln!("ostrov-server: game {id}: {}", f.detail());
