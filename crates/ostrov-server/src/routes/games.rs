@@ -258,3 +258,32 @@ fn seat_speech(account: Option<ostrov_store::User>, seat: &str) -> SeatSpeech {
         u.forms.filter(|f| f.first().is_some_and(|n| ostrov_engine::skeleton(n) == ostrov_engine::skeleton(seat)));
     SeatSpeech { gender: u.gender, forms }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn account(forms: Option<[&str; 6]>) -> ostrov_store::User {
+        ostrov_store::User {
+            id: 1,
+            name: "Кисуля".into(),
+            password_hash: String::new(),
+            gender: Some("f".into()),
+            forms: forms.map(|f| f.iter().map(|s| s.to_string()).collect()),
+        }
+    }
+
+    #[test]
+    fn a_seat_takes_the_forms_only_under_its_account_name() {
+        let forms = ["Кисуля", "Кисули", "Кисуле", "Кисулю", "Кисулей", "Кисуле"];
+        let own = seat_speech(Some(account(Some(forms))), "Кисуля");
+        assert_eq!((own.gender.as_deref(), own.forms.as_ref().map(Vec::len)), (Some("f"), Some(6)));
+        // A look-alike of the name (upper case, a Latin K) is the name.
+        assert_eq!(seat_speech(Some(account(Some(forms))), "KИСУЛЯ"), own);
+        // Another name in this game: the gender only.
+        let other = seat_speech(Some(account(Some(forms))), "Мурка");
+        assert_eq!(other, SeatSpeech { gender: Some("f".into()), forms: None });
+        assert_eq!(seat_speech(Some(account(None)), "Кисуля"), other);
+        assert_eq!(seat_speech(None, "Кисуля"), SeatSpeech::default());
+    }
+}
