@@ -90,6 +90,9 @@ fn a_woman_with_forms_is_declined_and_agreed_in_her_game() {
     // The API view of her role agrees too.
     let v = ok(&players[3].get(&format!("/api/games/{id}")).unwrap());
     assert_eq!(v["you"]["role"]["name"], "Ясновидящая", "{}", v["you"]);
+    // And so does her game page.
+    let page = players[3].get(&format!("/games/{id}")).unwrap();
+    assert!(page.body.contains("Роль: <strong>Ясновидящая</strong>"), "{}", page.body);
 }
 
 fn bad_profiles_are_refused_in_russian() {
