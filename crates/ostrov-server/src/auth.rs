@@ -287,11 +287,7 @@ pub fn profile_forms(name: &str, raw: Option<&[String]>) -> Result<Option<Vec<St
     if raw.len() != 6 {
         return Err(bad(
             ProfileField::Forms,
-            format!(
-                "Нужно шесть форм имени по падежам ({}), а не {}. Чтобы не указывать формы, оставьте все поля пустыми.",
-                CASES.join(", "),
-                raw.len()
-            ),
+            format!("Нужно шесть форм имени по падежам ({}) или ни одной, а не {}.", CASES.join(", "), raw.len()),
         ));
     }
     let mut out = Vec::with_capacity(6);
