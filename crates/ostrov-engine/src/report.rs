@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
 use crate::item::Item;
-use crate::notice::NoticeKind;
+use crate::notice::{Notice, NoticeKind};
 use crate::play::Match;
 use crate::player::PlayerId;
 use crate::role::Role;
@@ -364,7 +364,7 @@ impl Report {
                 day: n.day,
                 to: name(n.to),
                 kind: notice_kind(&n.kind).into(),
-                text: notice_text(st, &n.kind),
+                text: notice_text(st, n),
             })
             .collect();
         Report {
@@ -396,8 +396,9 @@ fn notice_kind(k: &NoticeKind) -> &'static str {
     }
 }
 
-/// A private message in Russian.
-pub fn notice_text(st: &State, k: &NoticeKind) -> String {
+/// A private message in Russian, as its recipient reads it (a role agrees with their
+/// gender).
+pub fn notice_text(st: &State, n: &Notice) -> String {
     use crate::notice::ItemSource;
     use crate::record::CheckResult;
     let held = |h: &Option<crate::item::Held>| match h {
@@ -405,8 +406,8 @@ pub fn notice_text(st: &State, k: &NoticeKind) -> String {
         Some(h) => format!("{} (использована)", h.item.ru()),
         None => "ничего".to_string(),
     };
-    match k {
-        NoticeKind::Role(r) => format!("Ваша роль: {} ({}).", r.ru(), r.side().ru()),
+    match &n.kind {
+        NoticeKind::Role(r) => crate::ru::say::your_role(st.who(n.to), *r),
         NoticeKind::Pack(v) => {
             let names: Vec<String> = v.iter().map(|p| st.name(*p).to_string()).collect();
             format!("Ваша стая: {}.", names.join(", "))
@@ -435,5 +436,47 @@ pub fn notice_text(st: &State, k: &NoticeKind) -> String {
         NoticeKind::Assaulted => {
             "Этой ночью вас навестил Сексманьяк: завтра у вас нет голоса и вы не можете говорить.".to_string()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gamefile::Game;
+
+    /// The role line of each player's inbox, for a game of `players` (TOML entries).
+    fn role_lines(players: &str) -> Vec<String> {
+        let g = Game::parse(players).unwrap();
+        let m = Match::new(&g.setup, true);
+        let st = &m.state;
+        st.notices.iter().filter(|n| matches!(n.kind, NoticeKind::Role(_))).map(|n| notice_text(st, n)).collect()
+    }
+
+    #[test]
+    fn the_inbox_role_line_agrees_with_the_gender() {
+        let lines = role_lines(
+            "[[players]]\nname = \"Тётя_Мотя\"\nrole = \"seer\"\ngender = \"f\"\n\
+             [[players]]\nname = \"Кот\"\nrole = \"seer\"\ngender = \"m\"\n\
+             [[players]]\nname = \"Kot2000\"\nrole = \"seer\"\n\
+             [[players]]\nname = \"Маша\"\nrole = \"untouchable\"\n\
+             [[players]]\nname = \"Женя\"\nrole = \"passenger\"\ngender = \"ж\"\n\
+             [[players]]\nname = \"Лев\"\nrole = \"passenger\"\n\
+             [[players]]\nname = \"Аня\"\nrole = \"nurse\"\n",
+        );
+        assert_eq!(
+            lines,
+            [
+                "Ваша роль: Ясновидящая (Мирные).",
+                "Ваша роль: Ясновидящий (Мирные).",
+                // No gender given, none known: the role's own name.
+                "Ваша роль: Ясновидящий (Мирные).",
+                // The first-name table knows Маша is a woman.
+                "Ваша роль: Неприкасаемая (Мирные).",
+                "Ваша роль: Пассажирка (Мирные).",
+                "Ваша роль: Пассажир (Мирные).",
+                // A role with one form keeps it.
+                "Ваша роль: Медсестра (Мирные).",
+            ]
+        );
     }
 }

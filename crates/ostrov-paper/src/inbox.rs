@@ -23,7 +23,7 @@ pub fn inbox_doc(m: &Match, p: PlayerId, day: Option<u32>) -> Doc {
             flush(&mut d, &mut items, current);
             current = Some(n.day);
         }
-        items.push(vec![t(notice_text(&m.state, &n.kind))]);
+        items.push(vec![t(notice_text(&m.state, n))]);
     }
     let empty = current.is_none();
     flush(&mut d, &mut items, current);

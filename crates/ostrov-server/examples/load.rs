@@ -277,7 +277,7 @@ fn template(n: usize, finish: bool) -> (Vec<(i64, GameEvent)>, Live) {
         push(&mut live, GameEvent::Joined { user: i as i64 + 2, name: format!("Игрок{i:03}") });
     }
     let roles = live.config.deal(n).unwrap().iter().map(|r| r.id().to_string()).collect();
-    push(&mut live, GameEvent::Started { roles });
+    push(&mut live, GameEvent::Started { roles, speech: Vec::new() });
     let wolf = live.file.players.iter().position(|p| p.role == "werewolf").unwrap();
     for i in 0..n {
         let target = if finish {

@@ -36,7 +36,7 @@ fn game() -> Live {
         live.apply(&GameEvent::Joined { user: i as i64, name: n.clone() }, START - 3600).unwrap();
     }
     let roles = live.config.deal(15).unwrap().iter().map(|r| r.id().to_string()).collect();
-    live.apply(&GameEvent::Started { roles }, START).unwrap();
+    live.apply(&GameEvent::Started { roles, speech: Vec::new() }, START).unwrap();
     live.apply(
         &GameEvent::Fixed {
             day: 1,

@@ -1,4 +1,5 @@
-//! Accounts: sign-up, login, logout, who am I. Sessions are server-side,
+//! Accounts: sign-up, login, logout, who am I, and the profile (the gender and the six
+//! forms of the name that a game's texts use). Sessions are server-side,
 //! in an HttpOnly, SameSite=Strict cookie. Mutating requests must carry the
 //! `X-Ostrov-Csrf: 1` header (a cross-site form cannot set it).
 
@@ -25,7 +26,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/signup", post(signup::<S>))
         .route("/login", post(login::<S>))
         .route("/logout", post(logout::<S>))
-        .route("/me", get(me::<S>))
+        .route("/me", get(me::<S>).patch(set_me::<S>))
         .method_not_allowed_fallback(crate::routes::method_not_allowed)
 }
 
@@ -208,8 +209,139 @@ async fn logout<S: Store>(State(st): State<Arc<AppState<S>>>, h: HeaderMap) -> R
     Ok(r)
 }
 
+/// What `GET /api/me` says of an account: its id, name and profile.
+pub fn me_json(u: &ostrov_store::User) -> serde_json::Value {
+    serde_json::json!({"id": u.id, "name": u.name, "gender": u.gender, "forms": u.forms})
+}
+
 async fn me<S: Store>(State(st): State<Arc<AppState<S>>>, h: HeaderMap) -> Result<Response, ApiError> {
     let id = user_of(&st, &h).await?;
     let u = st.store.user_by_id(id).await?.ok_or(ApiError::Unauthorized)?;
-    Ok(Json(serde_json::json!({"id": u.id, "name": u.name})).into_response())
+    Ok(Json(me_json(&u)).into_response())
+}
+
+/// The six cases in the order of a `forms` list, for messages.
+pub const CASES: [&str; 6] = ["именительный", "родительный", "дательный", "винительный", "творительный", "предложный"];
+
+/// Which field of the profile an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProfileField {
+    Gender,
+    /// The forms as a whole (how many there are).
+    Forms,
+    /// One form, by its index (0 = nominative).
+    Form(usize),
+}
+
+/// A profile as checked, ready to store: the gender's id (`m`/`f`) and the six forms.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    pub gender: Option<String>,
+    pub forms: Option<Vec<String>>,
+}
+
+/// Checks a gender as given: `m`/`f` (also `м`/`ж`, `male`/`female`), or nothing.
+pub fn profile_gender(raw: Option<&str>) -> Result<Option<String>, (ProfileField, ApiError)> {
+    match raw.map(str::trim).filter(|g| !g.is_empty()) {
+        None => Ok(None),
+        Some(g) => ostrov_engine::ru::Gender::parse(g).map(|g| Some(g.id().to_string())).ok_or_else(|| {
+            let m = "Пол указывается как \"m\" (мужской) или \"f\" (женский); чтобы не указывать его, оставьте пустым."
+                .to_string();
+            (ProfileField::Gender, ApiError::BadRequest(m))
+        }),
+    }
+}
+
+/// Checks the forms of the account `name`'s name: none, or exactly six, in the order of a
+/// game file's `forms` (именительный … предложный), each one clean line of 1 to 40
+/// characters with a letter or a digit and no invisible or control characters, the first
+/// being the account's name itself or one that looks the same.
+pub fn profile_forms(name: &str, raw: Option<&[String]>) -> Result<Option<Vec<String>>, (ProfileField, ApiError)> {
+    let bad = |f, m: String| (f, ApiError::BadRequest(m));
+    let Some(raw) = raw.filter(|l| !l.is_empty()) else { return Ok(None) };
+    if raw.len() != 6 {
+        return Err(bad(
+            ProfileField::Forms,
+            format!("Нужно шесть форм имени по падежам ({}) или ни одной, а не {}.", CASES.join(", "), raw.len()),
+        ));
+    }
+    let mut out = Vec::with_capacity(6);
+    for (k, f) in raw.iter().enumerate() {
+        let which = format!("Форма {} ({} падеж)", k + 1, CASES[k]);
+        if f.chars().any(crate::routes::invisible) {
+            return Err(bad(
+                ProfileField::Form(k),
+                format!("{which} не должна содержать невидимых и управляющих символов."),
+            ));
+        }
+        let form = ostrov_engine::clean_name(f).map_err(|e| {
+            let why = match e {
+                ostrov_engine::NameProblem::Empty => "пустая".to_string(),
+                ostrov_engine::NameProblem::TooLong { max, len } => {
+                    format!("длиннее {max} символов ({len})")
+                }
+                ostrov_engine::NameProblem::NoLetters => "без единой буквы или цифры".to_string(),
+            };
+            bad(ProfileField::Form(k), format!("{which} {why}: нужно от 1 до 40 символов, с буквой или цифрой."))
+        })?;
+        out.push(form);
+    }
+    if ostrov_engine::skeleton(&out[0]) != ostrov_engine::skeleton(name) {
+        return Err(bad(
+            ProfileField::Form(0),
+            format!("Первая форма (именительный падеж) «{}» должна быть вашим именем «{name}».", out[0]),
+        ));
+    }
+    // What a game will make of them (the same check a game file's `forms` gets).
+    ostrov_engine::ru::Speech::resolve(name, None, Some(&out))
+        .map_err(|e| bad(ProfileField::Forms, format!("Формы имени не подходят: {e}.")))?;
+    Ok(Some(out))
+}
+
+/// The body of `PATCH /api/me`: a key left out keeps its value, `null` clears it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileBody {
+    #[serde(default, deserialize_with = "present")]
+    pub gender: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    pub forms: Option<Option<Vec<String>>>,
+}
+
+/// A key that is present (`null` included): `Some`.
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// Checks and stores a profile for `user`: the account as it is now.
+pub async fn save_profile<S: Store>(
+    st: &AppState<S>,
+    user: &ostrov_store::User,
+    p: Profile,
+) -> Result<ostrov_store::User, ApiError> {
+    st.store.set_profile(user.id, p.gender.as_deref(), p.forms.as_deref()).await?;
+    Ok(ostrov_store::User { gender: p.gender, forms: p.forms, ..user.clone() })
+}
+
+/// `PATCH /api/me`: sets the gender and the forms of the name. They go into the game file
+/// of every game the account plays that starts afterwards (see API.md).
+async fn set_me<S: Store>(
+    State(st): State<Arc<AppState<S>>>,
+    h: HeaderMap,
+    body: Result<crate::routes::Object<ProfileBody>, ApiError>,
+) -> Result<Response, ApiError> {
+    let id = user_of(&st, &h).await?;
+    require_csrf(&h)?;
+    let crate::routes::Object(b) = body?;
+    let u = st.store.user_by_id(id).await?.ok_or(ApiError::Unauthorized)?;
+    let gender = match b.gender {
+        Some(g) => profile_gender(g.as_deref()).map_err(|(_, e)| e)?,
+        None => u.gender.clone(),
+    };
+    let forms = match b.forms {
+        Some(f) => profile_forms(&u.name, f.as_deref()).map_err(|(_, e)| e)?,
+        None => u.forms.clone(),
+    };
+    let u = save_profile(&st, &u, Profile { gender, forms }).await?;
+    Ok(Json(me_json(&u)).into_response())
 }

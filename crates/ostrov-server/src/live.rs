@@ -138,8 +138,14 @@ pub enum GameEvent {
     Created(Config),
     /// A user took a seat under a player name.
     Joined { user: i64, name: String },
-    /// The host started the game: the roles as dealt by the seed, seat by seat.
-    Started { roles: Vec<String> },
+    /// The host started the game: the roles as dealt by the seed, seat by seat, and how
+    /// each seat's name is spoken, from its account's profile at the start (none in a log
+    /// written before profiles).
+    Started {
+        roles: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        speech: Vec<SeatSpeech>,
+    },
     /// A day opened.
     Opened { day: u32, midday_at: i64, deadline_at: i64 },
     /// An accepted order, in game-file words (`by` is the player's name or "host").
@@ -164,6 +170,16 @@ pub enum GameEvent {
     Flagged { post: usize },
     /// The host dismissed the automatic Palms bloom flag of a post before the deadline.
     Dismissed { post: usize },
+}
+
+/// A seat's gender and forms of its name, as the game file's `gender` and `forms` take them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatSpeech {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gender: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forms: Option<Vec<String>>,
 }
 
 /// Where a post is written.
@@ -502,7 +518,7 @@ impl Live {
         match ev {
             GameEvent::Created(_) => return Err(state("created", "Игра уже создана.")),
             GameEvent::Joined { user, name } => self.join(*user, name)?,
-            GameEvent::Started { roles } => self.start(roles, at)?,
+            GameEvent::Started { roles, speech } => self.start(roles, speech, at)?,
             GameEvent::Opened { day, midday_at, deadline_at } => {
                 if self.status != Status::Running || self.open_day().is_some() || *day as usize != self.days.len() + 1 {
                     return Err(state("not_now", "Сейчас нельзя открыть новый день."));
@@ -773,7 +789,7 @@ impl Live {
         Ok(())
     }
 
-    fn start(&mut self, roles: &[String], at: i64) -> Result<(), Refused> {
+    fn start(&mut self, roles: &[String], speech: &[SeatSpeech], at: i64) -> Result<(), Refused> {
         if self.status != Status::Lobby {
             return Err(state("started", "Игра уже началась."));
         }
@@ -783,12 +799,26 @@ impl Live {
                 format!("Для начала нужно хотя бы {MIN_PLAYERS} игрока, а присоединилось {}.", self.members.len()),
             ));
         }
+        if !speech.is_empty() && speech.len() != self.members.len() {
+            return Err(state("bad_setup", "Пол и формы имён даны не для каждого игрока."));
+        }
         let mut file = self.file.clone();
+        let none = SeatSpeech::default();
         file.players = self
             .members
             .iter()
             .zip(roles)
-            .map(|(m, r)| PlayerEntry { name: m.name.clone(), role: r.clone(), ..Default::default() })
+            .enumerate()
+            .map(|(k, (m, r))| {
+                let s = speech.get(k).unwrap_or(&none);
+                PlayerEntry {
+                    name: m.name.clone(),
+                    role: r.clone(),
+                    gender: s.gender.clone(),
+                    forms: s.forms.clone(),
+                    ..Default::default()
+                }
+            })
             .collect();
         let game = Game::from_file(&file).map_err(|e| state("bad_setup", e.to_string()))?;
         let mut m = Match::new(&game.setup, true);
@@ -1015,7 +1045,7 @@ mod tests {
             log.push((START - H, ev));
         }
         let roles = live.config.deal(n).unwrap().iter().map(|r| r.id().to_string()).collect();
-        let ev = GameEvent::Started { roles };
+        let ev = GameEvent::Started { roles, speech: Vec::new() };
         live.apply(&ev, START).unwrap();
         log.push((START, ev));
         (live, log)
@@ -1100,10 +1130,17 @@ mod tests {
             GameEvent::Paused {},
             GameEvent::Resolved { day: 3, early: true },
             GameEvent::Joined { user: 5, name: "Ёжик".into() },
+            GameEvent::Started {
+                roles: vec!["seer".into()],
+                speech: vec![SeatSpeech { gender: Some("f".into()), forms: None }],
+            },
         ] {
             let (kind, payload) = ev.split();
             assert_eq!(GameEvent::join(&kind, &payload).unwrap(), ev);
         }
+        // A start logged before profiles reads with no speech.
+        let old = GameEvent::join("started", &serde_json::json!({"roles": ["seer"]})).unwrap();
+        assert_eq!(old, GameEvent::Started { roles: vec!["seer".into()], speech: Vec::new() });
         assert!(GameEvent::join("exploded", &serde_json::json!({})).is_err());
     }
 }

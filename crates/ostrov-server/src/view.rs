@@ -50,7 +50,9 @@ pub fn pack_of(m: &Match, p: PlayerId) -> Vec<PlayerId> {
 
 fn role_json(m: &Match, q: PlayerId) -> Value {
     let pl = m.state.player(q);
-    json!({"id": pl.role.id(), "name": pl.role.ru(), "turned": pl.turned})
+    // The name agrees with the player's gender («Ясновидящая»), as the inbox says it.
+    let name = ostrov_engine::ru::role(pl.role, m.state.who(q).gender());
+    json!({"id": pl.role.id(), "name": name, "turned": pl.turned})
 }
 
 fn item_json(m: &Match, q: PlayerId) -> Value {

@@ -296,7 +296,8 @@ fn unknown_and_malformed_ids() {
         ("GET", "/api/games/1/host/pause"),
         ("PUT", "/api/games"),
         ("DELETE", &b),
-        ("PATCH", "/api/me"),
+        ("DELETE", "/api/me"),
+        ("PUT", "/api/me"),
         ("GET", "/api/signup"),
     ] {
         let r = w.host.raw(m, p, "application/json", b"{}");

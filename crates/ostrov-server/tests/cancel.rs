@@ -47,6 +47,9 @@ impl Store for Slow {
     async fn user_by_id(&self, id: i64) -> R<Option<User>> {
         self.inner.user_by_id(id).await
     }
+    async fn set_profile(&self, id: i64, gender: Option<&str>, forms: Option<&[String]>) -> R<()> {
+        self.inner.set_profile(id, gender, forms).await
+    }
     async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> R<()> {
         self.inner.create_session(token, user_id, expires_at).await
     }

@@ -126,8 +126,12 @@ fn extensions_pauses_and_fixes_keep_the_game_replayable_and_its_past_final() {
     let path = format!("{}/orders", w.base);
     ok(&w.seat(wolves[0]).post(&path, json!({"act": "kill", "target": c[1]})).unwrap());
     ok(&w.host("fix", json!({"tie_break": [wolves[1]]})));
-    // The view lists the orders in force (c[0] and c[1] changed their votes): 4 votes, a kill.
-    assert_eq!(w.view()["orders"].as_array().unwrap().len(), 5, "the fix kept every order in force");
+    // The game file keeps all seven orders; the view shows the current ones (the two
+    // votes replaced by a later vote are not shown).
+    let path = format!("{}/gamefile?format=json", w.base);
+    let file = ok(&w.host.get(&path).unwrap());
+    assert_eq!(file["days"][0]["orders"].as_array().unwrap().len(), 7, "the fix kept every order");
+    assert_eq!(w.view()["orders"].as_array().unwrap().len(), 5, "the current orders");
     // A dead or unknown tie-break is refused at once.
     let r = w.host("fix", json!({"tie_break": ["Никто"]}));
     assert_eq!(error(&r), (422, "bad_fix".into()), "{}", r.body);

@@ -333,3 +333,93 @@ fn the_thread_is_paged_by_day_and_page() {
     let day1 = thread(&t.players[0].get(&format!("{game}?room=thread&day=1")).body);
     assert!(day1.contains("id=\"post-thread-120\""), "day 1's last page");
 }
+
+/// The part of a page from the element with `id` to the end of its paragraph.
+fn field<'a>(page: &'a str, id: &str) -> &'a str {
+    let from = page.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id} in {page}"));
+    page[from..].split("</p>").next().unwrap()
+}
+
+#[test]
+fn the_profile_form_saves_gender_and_forms_and_refuses_bad_input_next_to_the_field() {
+    let server = Server::start();
+    let mut b = Browser::signed_up(server.addr, "Варвара");
+    assert!(b.get("/").body.contains("<a href=\"/profile\">Профиль</a>"), "the header links the profile");
+    let page = b.get("/profile");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<option value=\"\" selected>не указан</option>"), "{}", page.body);
+    let forms = ["Варвара", "Варвары", "Варваре", "Варвару", "Варварой", "Варваре"];
+    let post = |b: &mut Browser, gender: &str, f: [&str; 6]| {
+        let names = ["form1", "form2", "form3", "form4", "form5", "form6"];
+        let mut fields = vec![("gender", gender)];
+        fields.extend(names.into_iter().zip(f));
+        b.submit("/profile", "/profile", &fields)
+    };
+
+    // A forged gender and an empty third form: each message next to its own field, what
+    // was typed kept.
+    let mut blank = forms;
+    blank[2] = " ";
+    let r = post(&mut b, "x", blank);
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(
+        field(&r.body, "gender").contains(
+            "<span class=\"error\" id=\"gender-error\">Пол указывается как &#34;m&#34; (мужской) или &#34;f&#34; \
+             (женский); чтобы не указывать его, оставьте пустым.</span>"
+        ),
+        "{}",
+        field(&r.body, "gender")
+    );
+    assert!(
+        field(&r.body, "form3").contains(
+            "<span class=\"error\" id=\"form3-error\">Форма 3 (дательный падеж) пустая: нужно от 1 до 40 символов, \
+             с буквой или цифрой.</span>"
+        ),
+        "{}",
+        field(&r.body, "form3")
+    );
+    assert!(field(&r.body, "form2").contains("value=\"Варвары\"") && !field(&r.body, "form2").contains("error"));
+    // A nominative that is not the account's name; a form too long.
+    let mut other = forms;
+    other[0] = "Варя";
+    let long = "Я".repeat(41);
+    other[5] = &long;
+    let r = post(&mut b, "f", other);
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(
+        field(&r.body, "form6").contains("Форма 6 (предложный падеж) длиннее 40 символов (41)"),
+        "{}",
+        field(&r.body, "form6")
+    );
+    other[5] = forms[5];
+    let r = post(&mut b, "f", other);
+    assert!(
+        field(&r.body, "form1").contains(
+            "<span class=\"error\" id=\"form1-error\">Первая форма (именительный падеж) «Варя» должна быть вашим \
+             именем «Варвара».</span>"
+        ),
+        "{}",
+        field(&r.body, "form1")
+    );
+    assert!(r.body.contains("<option value=\"f\" selected>женский</option>"), "the choice is kept");
+    // Without the form's token: refused before anything is looked at.
+    let r = b.post("/profile", "forged", &[("gender", "f")]);
+    assert_eq!(r.status, 403);
+    assert!(b.get("/profile").body.contains("<option value=\"\" selected>не указан</option>"), "nothing saved");
+
+    // Right: saved, and shown again.
+    let r = post(&mut b, "f", forms);
+    assert_eq!((r.status, location(&r)), (303, "/profile?saved".to_string()), "{}", r.body);
+    let page = b.get("/profile?saved").body;
+    assert!(page.contains("Профиль сохранён.") && page.contains("<option value=\"f\" selected>женский</option>"));
+    for (k, f) in forms.iter().enumerate() {
+        assert!(field(&page, &format!("form{}", k + 1)).contains(&format!("value=\"{f}\"")), "{page}");
+    }
+    // Six empty fields and no gender: the profile cleared.
+    let r = post(&mut b, "", [""; 6]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    let page = b.get("/profile").body;
+    assert!(
+        page.contains("<option value=\"\" selected>не указан</option>") && field(&page, "form1").contains("value=\"\"")
+    );
+}

@@ -63,6 +63,9 @@ impl Store for AnyStore {
     async fn user_by_id(&self, id: i64) -> Result<Option<User>> {
         each!(self, s => s.user_by_id(id).await)
     }
+    async fn set_profile(&self, id: i64, gender: Option<&str>, forms: Option<&[String]>) -> Result<()> {
+        each!(self, s => s.set_profile(id, gender, forms).await)
+    }
     async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> Result<()> {
         each!(self, s => s.create_session(token, user_id, expires_at).await)
     }

@@ -59,6 +59,10 @@ pub struct User {
     pub id: i64,
     pub name: String,
     pub password_hash: String,
+    /// The profile's gender, `m` or `f` (`None`: not given).
+    pub gender: Option<String>,
+    /// The profile's six forms of the name by case, nominative first (`None`: not given).
+    pub forms: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,6 +144,14 @@ pub trait Store: Send + Sync + 'static {
     /// Gives an old account its key ([`StoreError::Conflict`] if another account has it).
     fn set_user_key(&self, id: i64, key: &str) -> impl Future<Output = Result<()>> + Send;
     fn user_by_id(&self, id: i64) -> impl Future<Output = Result<Option<User>>> + Send;
+    /// Sets an account's gender and forms of its name (checked by the caller; `None`
+    /// clears one).
+    fn set_profile(
+        &self,
+        id: i64,
+        gender: Option<&str>,
+        forms: Option<&[String]>,
+    ) -> impl Future<Output = Result<()>> + Send;
 
     fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> impl Future<Output = Result<()>> + Send;
     /// The user of a live session (expired sessions count as absent).
@@ -254,6 +266,9 @@ const MIGRATIONS: &[&str] = &[
     // One account per look-alike-free name (the server fills older rows at start).
     "ALTER TABLE users ADD COLUMN name_key TEXT",
     "CREATE UNIQUE INDEX users_one_per_name_key ON users (name_key)",
+    // The profile: the gender (`m`/`f`) and the name's six forms (a JSON list).
+    "ALTER TABLE users ADD COLUMN gender TEXT",
+    "ALTER TABLE users ADD COLUMN forms TEXT",
 ];
 
 /// SQLite implementation of [`Store`].
@@ -367,8 +382,27 @@ impl SqliteStore {
     }
 }
 
-fn user_of(r: &sqlx::sqlite::SqliteRow) -> User {
-    User { id: r.get("id"), name: r.get("name"), password_hash: r.get("password_hash") }
+/// The columns of [`User`].
+const USER_COLUMNS: &str = "id, name, password_hash, gender, forms";
+
+fn user_of(r: &sqlx::sqlite::SqliteRow) -> Result<User> {
+    Ok(User {
+        id: r.get("id"),
+        name: r.get("name"),
+        password_hash: r.get("password_hash"),
+        gender: r.get("gender"),
+        forms: forms_of(r.get("forms"))?,
+    })
+}
+
+/// The stored forms (a JSON list) read back.
+pub(crate) fn forms_of(stored: Option<String>) -> Result<Option<Vec<String>>> {
+    stored.map(|f| serde_json::from_str(&f)).transpose().map_err(|e| StoreError::Db(e.to_string()))
+}
+
+/// The forms as stored.
+pub(crate) fn forms_text(forms: Option<&[String]>) -> Option<String> {
+    forms.map(|f| serde_json::Value::from(f.to_vec()).to_string())
 }
 
 fn game_of(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow> {
@@ -400,11 +434,11 @@ impl Store for SqliteStore {
     }
 
     async fn user_by_key(&self, key: &str) -> Result<Option<User>> {
-        let r = sqlx::query("SELECT id, name, password_hash FROM users WHERE name_key = ?")
+        let r = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE name_key = ?"))
             .bind(key)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(r.as_ref().map(user_of))
+        r.as_ref().map(user_of).transpose()
     }
 
     async fn users_without_key(&self) -> Result<Vec<(i64, String)>> {
@@ -419,19 +453,29 @@ impl Store for SqliteStore {
     }
 
     async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
-        let r = sqlx::query("SELECT id, name, password_hash FROM users WHERE name = ?")
+        let r = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE name = ?"))
             .bind(name)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(r.as_ref().map(user_of))
+        r.as_ref().map(user_of).transpose()
     }
 
     async fn user_by_id(&self, id: i64) -> Result<Option<User>> {
-        let r = sqlx::query("SELECT id, name, password_hash FROM users WHERE id = ?")
+        let r = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(r.as_ref().map(user_of))
+        r.as_ref().map(user_of).transpose()
+    }
+
+    async fn set_profile(&self, id: i64, gender: Option<&str>, forms: Option<&[String]>) -> Result<()> {
+        sqlx::query("UPDATE users SET gender = ?, forms = ? WHERE id = ?")
+            .bind(gender)
+            .bind(forms_text(forms))
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> Result<()> {

@@ -76,6 +76,9 @@ const MIGRATIONS: &[&str] = &[
     // One account per look-alike-free name (the server fills older rows at start).
     "ALTER TABLE users ADD COLUMN name_key TEXT",
     "CREATE UNIQUE INDEX users_one_per_name_key ON users (name_key)",
+    // The profile: the gender (`m`/`f`) and the name's six forms (a JSON list).
+    "ALTER TABLE users ADD COLUMN gender TEXT",
+    "ALTER TABLE users ADD COLUMN forms TEXT",
 ];
 
 /// PostgreSQL implementation of [`Store`].
@@ -127,8 +130,17 @@ impl PgStore {
     }
 }
 
-fn user_of(r: &sqlx::postgres::PgRow) -> User {
-    User { id: r.get("id"), name: r.get("name"), password_hash: r.get("password_hash") }
+/// The columns of [`User`].
+const USER_COLUMNS: &str = "id, name, password_hash, gender, forms";
+
+fn user_of(r: &sqlx::postgres::PgRow) -> Result<User> {
+    Ok(User {
+        id: r.get("id"),
+        name: r.get("name"),
+        password_hash: r.get("password_hash"),
+        gender: r.get("gender"),
+        forms: crate::forms_of(r.get("forms"))?,
+    })
 }
 
 fn game_of(r: &sqlx::postgres::PgRow) -> Result<GameRow> {
@@ -318,11 +330,11 @@ impl Store for PgStore {
         if !storable(key) {
             return Ok(None);
         }
-        let r = sqlx::query("SELECT id, name, password_hash FROM users WHERE name_key = $1")
+        let r = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE name_key = $1"))
             .bind(key)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(r.as_ref().map(user_of))
+        r.as_ref().map(user_of).transpose()
     }
 
     async fn users_without_key(&self) -> Result<Vec<(i64, String)>> {
@@ -343,19 +355,33 @@ impl Store for PgStore {
         if !storable(name) {
             return Ok(None);
         }
-        let r = sqlx::query("SELECT id, name, password_hash FROM users WHERE name = $1")
+        let r = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE name = $1"))
             .bind(name)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(r.as_ref().map(user_of))
+        r.as_ref().map(user_of).transpose()
     }
 
     async fn user_by_id(&self, id: i64) -> Result<Option<User>> {
-        let r = sqlx::query("SELECT id, name, password_hash FROM users WHERE id = $1")
+        let r = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(r.as_ref().map(user_of))
+        r.as_ref().map(user_of).transpose()
+    }
+
+    async fn set_profile(&self, id: i64, gender: Option<&str>, forms: Option<&[String]>) -> Result<()> {
+        let forms = crate::forms_text(forms);
+        if !gender.is_none_or(storable) || !forms.as_deref().is_none_or(storable) {
+            return Err(StoreError::Db("a profile with a NUL character".into()));
+        }
+        sqlx::query("UPDATE users SET gender = $1, forms = $2 WHERE id = $3")
+            .bind(gender)
+            .bind(forms)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> Result<()> {

@@ -48,6 +48,22 @@ async fn users_sessions_games() {
     assert!(matches!(s.set_user_key(b, "ВИКА").await, Err(StoreError::Conflict(_))));
     s.set_user_key(b, "БОРЯ2").await.unwrap();
     assert_eq!(s.user_by_key("БОРЯ2").await.unwrap().unwrap().id, b);
+    // The profile (issue 15): none at first, then set, read by every lookup, and cleared.
+    let fresh = s.user_by_id(u).await.unwrap().unwrap();
+    assert_eq!((fresh.gender, fresh.forms), (None, None));
+    let forms: Vec<String> = ["Вика", "Вики", "Вике", "Вику", "Викой", "Вике"].map(String::from).into();
+    s.set_profile(u, Some("f"), Some(&forms)).await.unwrap();
+    for got in [
+        s.user_by_id(u).await.unwrap().unwrap(),
+        s.user_by_name("Вика").await.unwrap().unwrap(),
+        s.user_by_key("ВИКА").await.unwrap().unwrap(),
+    ] {
+        assert_eq!((got.gender.as_deref(), got.forms.as_ref()), (Some("f"), Some(&forms)));
+    }
+    assert_eq!(s.user_by_id(b).await.unwrap().unwrap().gender, None, "another account keeps its own");
+    s.set_profile(u, Some("m"), None).await.unwrap();
+    let got = s.user_by_id(u).await.unwrap().unwrap();
+    assert_eq!((got.gender.as_deref(), got.forms), (Some("m"), None));
 
     s.create_session("tok", u, 100).await.unwrap();
     assert_eq!(s.session_user("tok", 50).await.unwrap(), Some(u));

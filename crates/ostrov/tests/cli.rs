@@ -70,7 +70,7 @@ fn formats_day_and_inbox() {
     let day2 = String::from_utf8(ostrov(&["resolve", &sample(), "--day", "2"]).stdout).unwrap();
     assert!(day2.contains("День 2") && !day2.contains("День 1, 13:00"));
     let inbox = String::from_utf8(ostrov(&["resolve", &sample(), "--inbox", "аня"]).stdout).unwrap();
-    assert!(inbox.contains("Ваша роль: Ясновидящий") && inbox.contains("Проверка: Боря — оборотень"));
+    assert!(inbox.contains("Ваша роль: Ясновидящая") && inbox.contains("Проверка: Боря — оборотень"));
     assert_bad(&ostrov(&["resolve", &sample(), "--inbox", "Никто"]), "нет игрока «Никто»");
     assert_bad(&ostrov(&["resolve", &sample(), "--day", "9"]), "--day 9");
 }

@@ -401,3 +401,10 @@ pub fn died(t: Who, r: Option<Role>) -> Phrase {
 pub fn nobody_died() -> Phrase {
     p().t("Этой ночью никто не погиб")
 }
+
+// ---- Private messages -------------------------------------------------------------------
+
+/// The first private message: the player's own role, agreed with their gender, and side.
+pub fn your_role(me: Who, r: Role) -> String {
+    format!("Ваша роль: {} ({}).", role(r, me.gender()), r.side().ru())
+}

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{client_request, locked, who, Body, Id, Object, St};
-use crate::live::{Config, GameEvent, Live};
+use crate::live::{Config, GameEvent, Live, SeatSpeech};
 use crate::view::{self, Viewer};
 use std::sync::Arc;
 
@@ -241,5 +241,49 @@ pub async fn start_game<S: Store>(
     }
     let roles = slot.live.config.deal(n).map_err(|m| ApiError::Conflict("bad_setup", m))?;
     let roles = roles.iter().map(|r| r.id().to_string()).collect();
-    commit(st, slot, GameEvent::Started { roles }, Some(user), None, now).await
+    let mut speech = Vec::with_capacity(n);
+    for m in &slot.live.members {
+        speech.push(seat_speech(st.store.user_by_id(m.user).await?, &m.name));
+    }
+    commit(st, slot, GameEvent::Started { roles, speech }, Some(user), None, now).await
+}
+
+/// A seat's gender and forms from its account's profile as it stands when the game starts
+/// (a change made in the lobby counts; a started game keeps what it started with). The
+/// forms are the account name's: they go with a seat whose name is that name or looks the
+/// same, not with another name the player took in this game.
+fn seat_speech(account: Option<ostrov_store::User>, seat: &str) -> SeatSpeech {
+    let Some(u) = account else { return SeatSpeech::default() };
+    let forms =
+        u.forms.filter(|f| f.first().is_some_and(|n| ostrov_engine::skeleton(n) == ostrov_engine::skeleton(seat)));
+    SeatSpeech { gender: u.gender, forms }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn account(forms: Option<[&str; 6]>) -> ostrov_store::User {
+        ostrov_store::User {
+            id: 1,
+            name: "Кисуля".into(),
+            password_hash: String::new(),
+            gender: Some("f".into()),
+            forms: forms.map(|f| f.iter().map(|s| s.to_string()).collect()),
+        }
+    }
+
+    #[test]
+    fn a_seat_takes_the_forms_only_under_its_account_name() {
+        let forms = ["Кисуля", "Кисули", "Кисуле", "Кисулю", "Кисулей", "Кисуле"];
+        let own = seat_speech(Some(account(Some(forms))), "Кисуля");
+        assert_eq!((own.gender.as_deref(), own.forms.as_ref().map(Vec::len)), (Some("f"), Some(6)));
+        // A look-alike of the name (upper case, a Latin K) is the name.
+        assert_eq!(seat_speech(Some(account(Some(forms))), "KИСУЛЯ"), own);
+        // Another name in this game: the gender only.
+        let other = seat_speech(Some(account(Some(forms))), "Мурка");
+        assert_eq!(other, SeatSpeech { gender: Some("f".into()), forms: None });
+        assert_eq!(seat_speech(Some(account(None)), "Кисуля"), other);
+        assert_eq!(seat_speech(None, "Кисуля"), SeatSpeech::default());
+    }
 }

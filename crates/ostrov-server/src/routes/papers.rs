@@ -105,7 +105,7 @@ pub async fn inbox<S: Store>(
             .notices
             .iter()
             .filter(|n| n.to == seat)
-            .map(|n| json!({"day": n.day, "text": ostrov_engine::notice_text(&m.state, &n.kind)}))
+            .map(|n| json!({"day": n.day, "text": ostrov_engine::notice_text(&m.state, n)}))
             .collect();
         return Ok(Json(json!(v)).into_response());
     }

@@ -218,10 +218,19 @@ pub fn render_game_page<'a>(
             Some(You {
                 name: pl.name.clone(),
                 alive: pl.alive,
-                role: if pl.turned {
-                    format!("{} (обратился в оборотня)", pl.role.ru())
-                } else {
-                    pl.role.ru().to_string()
+                role: {
+                    // The role agrees with the player's gender («Ясновидящая»), and so does
+                    // the verb; with no gender known the note needs none.
+                    let who = m.state.who(p);
+                    let role = ostrov_engine::ru::role(pl.role, who.gender());
+                    if pl.turned {
+                        format!(
+                            "{role} ({})",
+                            who.pick("обратился в оборотня", "обратилась в оборотня", "теперь оборотень")
+                        )
+                    } else {
+                        role.to_string()
+                    }
                 },
                 item: pl
                     .item
@@ -248,7 +257,7 @@ pub fn render_game_page<'a>(
             .notices
             .iter()
             .filter(|n| n.to == p)
-            .map(|n| (n.day, ostrov_engine::notice_text(&m.state, &n.kind)))
+            .map(|n| (n.day, ostrov_engine::notice_text(&m.state, n)))
             .collect(),
         _ => Vec::new(),
     };

@@ -14,6 +14,7 @@ mod forms;
 mod game;
 mod lobby;
 mod paper;
+mod profile;
 mod rules;
 mod sse;
 pub(crate) mod text;
@@ -43,6 +44,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/signup", get(account::signup_page::<S>).post(account::signup::<S>))
         .route("/login", get(account::login_page::<S>).post(account::login::<S>))
         .route("/logout", post(account::logout::<S>))
+        .route("/profile", get(profile::show::<S>).post(profile::save::<S>))
         .route("/new", get(lobby::create_page::<S>).post(lobby::create::<S>))
         .route("/new/balance", get(lobby::balance::<S>))
         .route("/join/{invite}", get(lobby::invite_page::<S>).post(lobby::join::<S>))

@@ -1,0 +1,117 @@
+//! The profile page: the gender and the six forms of the account's name, which a game
+//! takes into its game file when it starts (the same checks as `PATCH /api/me`).
+
+use askama::Template;
+use axum::extract::{Form, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use ostrov_store::Store;
+use serde::Deserialize;
+
+use super::{page, to, Chrome, Visitor, WebError};
+use crate::auth::{self, Profile, ProfileField, CASES};
+use crate::routes::St;
+use crate::ApiError;
+
+/// One form's field.
+struct FormField {
+    /// 1 to 6.
+    n: usize,
+    label: String,
+    value: String,
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "profile.html")]
+struct ProfilePage<'a> {
+    c: Chrome<'a>,
+    name: String,
+    saved: bool,
+    /// `m`, `f`, or what was sent.
+    gender: String,
+    gender_error: Option<String>,
+    forms_error: Option<String>,
+    forms: Vec<FormField>,
+}
+
+/// The questions of the cases, after their names: «именительный (кто?)».
+const QUESTIONS: [&str; 6] = ["кто?", "кого?", "кому?", "кого?", "кем?", "о ком?"];
+
+impl<'a> ProfilePage<'a> {
+    fn new(v: &'a Visitor, gender: Option<&str>, forms: &[String]) -> ProfilePage<'a> {
+        ProfilePage {
+            c: Chrome::new(v, "Профиль"),
+            name: v.name().to_string(),
+            saved: false,
+            gender: gender.unwrap_or_default().to_string(),
+            gender_error: None,
+            forms_error: None,
+            forms: (0..6)
+                .map(|k| FormField {
+                    n: k + 1,
+                    label: format!("{}. {} ({})", k + 1, CASES[k], QUESTIONS[k]),
+                    value: forms.get(k).cloned().unwrap_or_default(),
+                    error: None,
+                })
+                .collect(),
+        }
+    }
+}
+
+pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, q: RawQuery) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let id = v.id()?;
+    let u = st.store.user_by_id(id).await?.ok_or(WebError::Login)?;
+    let mut p = ProfilePage::new(&v, u.gender.as_deref(), u.forms.as_deref().unwrap_or_default());
+    p.saved = q.0.as_deref() == Some("saved");
+    Ok(page(&v, StatusCode::OK, &p))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct ProfileForm {
+    csrf: String,
+    gender: String,
+    form1: String,
+    form2: String,
+    form3: String,
+    form4: String,
+    form5: String,
+    form6: String,
+}
+
+/// `POST /profile`: saves the profile and goes back to the page; on bad input, the page
+/// again with what was typed and each message next to its field.
+pub async fn save<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<ProfileForm>) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let id = v.id()?;
+    v.check(&f.csrf)?;
+    let u = st.store.user_by_id(id).await?.ok_or(WebError::Login)?;
+    let typed = [f.form1, f.form2, f.form3, f.form4, f.form5, f.form6];
+    // Six empty fields are no forms; any typed is all six (an empty one is refused).
+    let given = typed.iter().any(|t| !t.trim().is_empty()).then_some(&typed[..]);
+    let gender = auth::profile_gender(Some(&f.gender));
+    let forms = auth::profile_forms(&u.name, given);
+    match (gender, forms) {
+        (Ok(gender), Ok(forms)) => {
+            auth::save_profile(&st, &u, Profile { gender, forms }).await?;
+            Ok(to("/profile?saved"))
+        }
+        (gender, forms) => {
+            let mut p = ProfilePage::new(&v, Some(&f.gender), &typed);
+            for (field, e) in [gender.err(), forms.err()].into_iter().flatten() {
+                if let ApiError::Internal(_) = e {
+                    return Err(e.into());
+                }
+                let m = Some(e.message());
+                match field {
+                    ProfileField::Gender => p.gender_error = m,
+                    ProfileField::Forms => p.forms_error = m,
+                    ProfileField::Form(k) => p.forms[k].error = m,
+                }
+            }
+            Ok(page(&v, StatusCode::UNPROCESSABLE_ENTITY, &p))
+        }
+    }
+}
