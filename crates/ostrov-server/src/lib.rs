@@ -579,6 +579,19 @@ async fn commit_shared<S: Store>(
                 st.refresh(slot).await?;
                 return Ok(Committed::Duplicate(seq));
             }
+            // The log ends before what this node holds (a promoted replica that had not
+            // received the last events): the log is the truth, so the game is refolded
+            // from it and the request checked again against what it holds.
+            Ok(Appended::Conflict { last }) if last < slot.live.seq => {
+                eprintln!(
+                    "ostrov-server: game {id}: the log ends at {last}, before this node's {}: refolded from the log",
+                    slot.live.seq
+                );
+                let fresh = fold_stored(&st.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
+                *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
+                st.games.note(&slot.live);
+                let _ = st.changes.send(id);
+            }
             Ok(Appended::Conflict { .. }) => st.refresh(slot).await?,
             Ok(other) => {
                 st.mark_stale(id, slot.epoch);
