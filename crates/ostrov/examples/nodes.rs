@@ -15,55 +15,22 @@
 //! PostgreSQL setup on a fresh database of its own (created on the server
 //! `OSTROV_TEST_PG` names and dropped after); without `OSTROV_TEST_PG` only SQLite runs.
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use ostrov_server::client::Client;
 use ostrov_store::testdb::TestDb;
-use serde_json::{json, Value};
+use serde_json::json;
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+use support::{ok, Node};
 
 const CLIENTS: usize = 100;
 /// 2026-12-01 10:00 Moscow: day 1 is open until 21:00.
 const T0: i64 = 1_796_108_400;
-
-struct Node(Child);
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(bin: &Path, db: &str, clock: &Path) -> (Node, SocketAddr) {
-    let mut child = Command::new(bin)
-        .args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db", db, "--clock-file"])
-        .arg(clock)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the first line");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
-    (Node(child), addr)
-}
-
-fn ok(r: std::io::Result<ostrov_server::client::Reply>, what: &str) -> Value {
-    let r = r.unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!((200..300).contains(&r.status), "{what}: {} {}", r.status, r.body);
-    r.json()
-}
 
 fn arg(args: &[String], name: &str, default: u64) -> u64 {
     match args.iter().position(|a| a == name) {
@@ -83,8 +50,8 @@ fn ms(d: Duration) -> f64 {
 fn run(label: &str, bin: &Path, db: &str, nodes: usize, dir: &Path, secs: u64, votes: usize) {
     let clock = dir.join(format!("clock-{nodes}-{}", db.len()));
     std::fs::write(&clock, T0.to_string()).unwrap();
-    let servers: Vec<(Node, SocketAddr)> = (0..nodes).map(|_| start(bin, db, &clock)).collect();
-    let addr = |i: usize| servers[i % nodes].1;
+    let servers: Vec<Node> = (0..nodes).map(|_| Node::start_with(bin, db, &clock)).collect();
+    let addr = |i: usize| servers[i % nodes].addr;
     let mut host = Client::new(addr(0));
     ok(host.post("/api/signup", json!({"name": "Ведущий", "password": "password-123"})), "signup");
     let g = ok(

@@ -5,10 +5,10 @@
 //! PostgreSQL the pg_dump command is printed when pg_dump is missing, and (with
 //! OSTROV_TEST_PG) a dump restored with pg_restore holds the same games and events.
 
-use std::io::{BufRead, BufReader};
+mod support;
+
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -17,9 +17,7 @@ use std::time::Duration;
 use ostrov_server::client::Client;
 use ostrov_store::{NewEvent, PgStore, SqliteStore, Store};
 use serde_json::{json, Value};
-
-/// 2026-12-01 10:00 Moscow: day 1 is open.
-const T0: i64 = 1_796_108_400;
+use support::{ok, temp_dir, Node, T0};
 
 /// The binary in Russian (the default), whatever the locale of the machine running the tests.
 fn ostrov(args: &[&str]) -> Output {
@@ -42,56 +40,8 @@ fn assert_bad(o: &Output, needle: &str) {
     assert!(!err.contains("panicked"), "{err}");
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-    let dir = std::env::temp_dir().join(format!("ostrov-backup-{tag}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn block_on<T>(f: impl std::future::Future<Output = T>) -> T {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(f)
-}
-
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Server {
-    fn start(db: &Path, clock: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ostrov"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db"])
-            .arg(db)
-            .arg("--clock-file")
-            .arg(clock)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the first line");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split('/').next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        Server { child, addr }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn ok(r: std::io::Result<ostrov_server::client::Reply>, what: &str) -> Value {
-    let r = r.unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!((200..300).contains(&r.status), "{what}: {} {}", r.status, r.body);
-    r.json()
 }
 
 fn signup(addr: SocketAddr, name: &str) -> Client {
@@ -106,10 +56,10 @@ fn events(host: &mut Client, game: i64) -> Vec<Value> {
 
 #[test]
 fn a_backup_of_the_database_a_running_server_writes_holds_its_game() {
-    let dir = temp_dir("live");
+    let dir = temp_dir("backup-live");
     let (db, clock, out) = (dir.join("ostrov.db"), dir.join("clock"), dir.join("копия.db"));
     std::fs::write(&clock, T0.to_string()).unwrap();
-    let server = Server::start(&db, &clock);
+    let server = Node::start(&db, &clock);
     let addr = server.addr;
     let mut host = signup(addr, "Ведущий");
     let g = ok(
@@ -186,7 +136,7 @@ fn a_backup_of_the_database_a_running_server_writes_holds_its_game() {
     // A server started on the copy serves the game as the copy holds it (the host's
     // session is in the copy too).
     drop(server);
-    let restored = Server::start(&out, &clock);
+    let restored = Node::start(&out, &clock);
     let mut host = Client { addr: restored.addr, ..host };
     let served = events(&mut host, game);
     assert_eq!(served.len(), copied.len());
@@ -197,7 +147,7 @@ fn a_backup_of_the_database_a_running_server_writes_holds_its_game() {
 
 #[test]
 fn an_existing_file_is_never_overwritten() {
-    let dir = temp_dir("exists");
+    let dir = temp_dir("backup-exists");
     let (db, out) = (dir.join("ostrov.db"), dir.join("old.db"));
     block_on(async {
         let s = SqliteStore::open(db.to_str().unwrap()).await.unwrap();
@@ -219,7 +169,7 @@ fn an_existing_file_is_never_overwritten() {
 
 #[test]
 fn a_missing_database_is_a_clear_error_and_is_not_created() {
-    let dir = temp_dir("missing");
+    let dir = temp_dir("backup-missing");
     let (db, out) = (dir.join("нет.db"), dir.join("out.db"));
     let o = ostrov(&["backup", "--db", db.to_str().unwrap(), out.to_str().unwrap()]);
     assert_bad(&o, "нет такого файла базы данных; укажите базу сервера через --db");
@@ -239,7 +189,7 @@ fn a_missing_database_is_a_clear_error_and_is_not_created() {
 
 #[test]
 fn postgres_without_pg_dump_prints_the_command() {
-    let dir = temp_dir("nopgdump");
+    let dir = temp_dir("backup-nopgdump");
     let out = dir.join("ostrov.dump");
     let url = "postgres://ostrov:secret@db.example.org:5432/ostrov";
     let o = ostrov_with(&["backup", "--db", url, out.to_str().unwrap()], |c| {
@@ -263,7 +213,7 @@ fn a_postgres_dump_restores_to_the_same_games_and_events() {
         return;
     };
     let restored = ostrov_store::testdb::TestDb::create("restored").unwrap();
-    let dir = temp_dir("pg");
+    let dir = temp_dir("backup-pg");
     let out = dir.join("ostrov.dump");
     let url = live.url.clone();
     block_on(async {

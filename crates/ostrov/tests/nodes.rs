@@ -9,11 +9,11 @@
 //! give. Runs when `OSTROV_TEST_PG` names a PostgreSQL server (it says so in one line and
 //! passes otherwise).
 
+mod support;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::thread;
@@ -22,54 +22,11 @@ use std::time::{Duration, Instant};
 use ostrov_server::client::Client;
 use ostrov_store::testdb::TestDb;
 use serde_json::{json, Value};
+use support::{ok, set_clock, Node, DEADLINE, T0};
 
 const PLAYERS: usize = 100;
 /// New orders a voter sends at most (a player may send 200 a day).
 const MAX_VOTES: usize = 150;
-/// 2026-12-01 10:00 Moscow: day 1 opens at the start, before the 13:00 stage.
-const T0: i64 = 1_796_108_400;
-/// Its deadline, 21:00 Moscow.
-const DEADLINE: i64 = 1_796_148_000;
-
-struct Node {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Node {
-    fn start(db: &str, clock: &Path) -> Node {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ostrov"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db", db, "--clock-file"])
-            .arg(clock)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the node starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the first line");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split('/').next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        Node { child, addr }
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        // SIGKILL: no shutdown, no flush.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn ok(r: std::io::Result<ostrov_server::client::Reply>, what: &str) -> Value {
-    let r = r.unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!((200..300).contains(&r.status), "{what}: {} {}", r.status, r.body);
-    r.json()
-}
 
 /// Sends a request to node `node`; while that node does not answer, the same request to
 /// the next. The reply and how many nodes did not answer.
@@ -92,12 +49,6 @@ fn on_any(
             }
         }
     }
-}
-
-fn set_clock(path: &Path, t: i64) {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, t.to_string()).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
 }
 
 #[test]

@@ -7,11 +7,11 @@
 //! same sequence number without a new event, and the day's resolution (the clock moved past
 //! the deadline, the server killed and restarted around it) happens exactly once.
 
+mod support;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -20,60 +20,9 @@ use std::time::{Duration, Instant};
 use ostrov_server::client::Client;
 use ostrov_store::testdb::TestDb;
 use serde_json::{json, Value};
+use support::{ok, set_clock, temp_dir, Node, DEADLINE, T0};
 
 const PLAYERS: usize = 100;
-/// 2026-12-01 10:00 Moscow: day 1 opens at the start, before the 13:00 stage.
-const T0: i64 = 1_796_108_400;
-/// Its deadline, 21:00 Moscow.
-const DEADLINE: i64 = 1_796_148_000;
-
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Server {
-    /// `db`: the SQLite file or the PostgreSQL URL.
-    fn start(db: &str, clock: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ostrov"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db"])
-            .arg(db)
-            .arg("--clock-file")
-            .arg(clock)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the first line");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split('/').next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        Server { child, addr }
-    }
-
-    /// SIGKILL: no shutdown, no flush.
-    fn kill(mut self) {
-        self.child.kill().expect("kill");
-        self.child.wait().expect("wait");
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn ok(r: std::io::Result<ostrov_server::client::Reply>, what: &str) -> Value {
-    let r = r.unwrap_or_else(|e| panic!("{what}: {e}"));
-    assert!((200..300).contains(&r.status), "{what}: {} {}", r.status, r.body);
-    r.json()
-}
 
 fn signup(addr: SocketAddr, name: &str) -> (Client, i64) {
     let mut c = Client::new(addr);
@@ -98,22 +47,9 @@ fn request_seqs(log: &[Value]) -> HashMap<String, i64> {
     out
 }
 
-fn set_clock(path: &Path, t: i64) {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, t.to_string()).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
-}
-
-fn temp_dir() -> PathBuf {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-    let dir = std::env::temp_dir().join(format!("ostrov-serve-crash-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn accepted_orders_and_the_resolution_survive_sigkill() {
-    let dir = temp_dir();
+    let dir = temp_dir("serve-crash");
     let db = dir.join("ostrov.db");
     crash_test(db.to_str().expect("a UTF-8 path"), &dir);
 }
@@ -124,7 +60,7 @@ fn accepted_orders_and_the_resolution_survive_sigkill_on_postgres() {
         ostrov_store::testdb::skipped_once();
         return;
     };
-    crash_test(&pg.url, &temp_dir());
+    crash_test(&pg.url, &temp_dir("serve-crash"));
     drop(pg);
 }
 
@@ -135,7 +71,7 @@ fn crash_test(db: &str, dir: &Path) {
     let db = db.to_string();
     let clock = dir.join("clock");
     set_clock(&clock, T0);
-    let server = Server::start(&db, &clock);
+    let server = Node::start(&db, &clock);
     let addr = server.addr;
 
     let (mut host, _) = signup(addr, "Ведущий");
@@ -257,7 +193,7 @@ fn crash_test(db: &str, dir: &Path) {
 
         // Restart on the same database: every accepted order is there, once, at its seq;
         // no refused one is.
-        server = Server::start(&db, &clock);
+        server = Node::start(&db, &clock);
         let addr = server.addr;
         host = Client { addr, ..host };
         players = players.into_iter().map(|(c, u)| (Client { addr, ..c }, u)).collect();
@@ -314,11 +250,11 @@ fn crash_test(db: &str, dir: &Path) {
     set_clock(&clock, deadline + 90);
     server.kill();
     for pause in [0, 150, 400] {
-        let s = Server::start(&db, &clock);
+        let s = Node::start(&db, &clock);
         thread::sleep(Duration::from_millis(pause));
         s.kill();
     }
-    let server = Server::start(&db, &clock);
+    let server = Node::start(&db, &clock);
     let mut host = Client { addr: server.addr, ..host };
     // Any request to the game runs its due steps; then give the scheduler a few ticks.
     let until = Instant::now() + Duration::from_secs(10);
