@@ -88,12 +88,15 @@ fn a_backup_of_the_database_a_running_server_writes_holds_its_game() {
         .map(|(i, mut c)| {
             let (stop, names) = (stop.clone(), names.clone());
             thread::spawn(move || {
+                // Staggered, so that some vote is on its way at any moment.
+                thread::sleep(Duration::from_millis(3 * i as u64));
                 let mut n = 0;
                 while !stop.load(Ordering::Relaxed) {
                     let target = &names[(i + 1 + n % 5) % 6];
-                    let r = c.post(&format!("/api/games/{game}/orders"), json!({"act": "vote", "target": target}));
-                    if !r.is_ok_and(|r| r.status == 200) {
-                        break;
+                    match c.post(&format!("/api/games/{game}/orders"), json!({"act": "vote", "target": target})) {
+                        Ok(r) if r.status == 200 => {}
+                        Ok(r) => panic!("vote {n} of {}: {} {}", names[i], r.status, r.body),
+                        Err(e) => panic!("vote {n} of {}: {e}", names[i]),
                     }
                     n += 1;
                     thread::sleep(Duration::from_millis(20));
@@ -103,15 +106,28 @@ fn a_backup_of_the_database_a_running_server_writes_holds_its_game() {
         })
         .collect();
     thread::sleep(Duration::from_millis(100));
-    let before = events(&mut host, game).len();
-    let o = ostrov(&["backup", "--db", db.to_str().unwrap(), out.to_str().unwrap()]);
-    let after = events(&mut host, game).len();
+    // A backup is quick: if no vote happened to land while it ran (the voters sleep
+    // between votes), it is taken again, to a new file, until one did.
+    let mut tries = 0;
+    let (o, before, after) = loop {
+        let before = events(&mut host, game).len();
+        let o = ostrov(&["backup", "--db", db.to_str().unwrap(), out.to_str().unwrap()]);
+        let after = events(&mut host, game).len();
+        tries += 1;
+        if after > before || tries == 20 || !o.status.success() {
+            break (o, before, after);
+        }
+        std::fs::remove_file(&out).unwrap();
+    };
     stop.store(true, Ordering::Relaxed);
     let votes: usize = voters.into_iter().map(|v| v.join().unwrap()).sum();
     let said = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(o.status.success(), "backup failed: {}", String::from_utf8_lossy(&o.stderr));
     let log = events(&mut host, game);
-    eprintln!("{votes} votes; the log: {before} entries before the backup, {after} after it, {} in the end", log.len());
+    eprintln!(
+        "{votes} votes; the log: {before} entries before the backup ({tries} taken), {after} after it, {} in the end",
+        log.len()
+    );
     assert!(after > before, "the players stopped voting before the backup ran");
 
     // The copy: one file (no -wal beside it), checked, a prefix of the live log at least as
