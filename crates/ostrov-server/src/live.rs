@@ -2,7 +2,7 @@
 //! the game's state. The fold holds no rules: every rule is the engine's ([`Match`]);
 //! this only turns log entries into engine calls and keeps the game file that replays them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use ostrov_engine::{
     fold_name, Clock, DayEntry, Game, GameFile, Match, OrderEntry, PlayerEntry, PlayerId, Refusal, ResolveError, Role,
@@ -322,6 +322,9 @@ pub struct Live {
     pub history: Vec<PublicNote>,
     /// The discussion: every post, in order.
     pub posts: Vec<Posted>,
+    /// The orders each sender has sent on the open day (changes included), by name: what
+    /// the cap of orders a day counts without reading the day's orders.
+    pub sent_today: HashMap<String, usize>,
     /// The last sequence number folded.
     pub seq: i64,
     /// Why the game cannot go on by itself, for the host: a scheduler step that fails (the
@@ -380,6 +383,7 @@ impl Live {
             paused_at: None,
             history: Vec::new(),
             posts: Vec::new(),
+            sent_today: HashMap::new(),
             seq: 0,
             broken: None,
             skipped: Vec::new(),
@@ -529,6 +533,7 @@ impl Live {
                 let before = Box::new(m.clone());
                 m.open_day(&plan).map_err(|e| state("engine", resolve_error_ru(&e)))?;
                 self.before_open = Some(before);
+                self.sent_today.clear();
                 self.days.push(DayTimes {
                     opened_at: at,
                     midday_at: *midday_at,
@@ -562,6 +567,7 @@ impl Live {
                 let m = self.m.as_mut().expect("a running game has a match");
                 m.submit(&o).map_err(Refused::Rule)?;
                 self.day_entry(*day).orders.push(order.clone());
+                *self.sent_today.entry(order.by.clone()).or_default() += 1;
                 let t = &mut self.days[*day as usize - 1];
                 t.last_at = t.last_at.max(o.at);
                 if order.act == "penalty" || order.act == "remove" {

@@ -124,7 +124,7 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
         }
         _ => {}
     }
-    let sent = live.file.days.get(day as usize - 1).map_or(0, |d| d.orders.iter().filter(|o| o.by == me).count());
+    let sent = live.sent_today.get(&me).copied().unwrap_or(0);
     if sent >= MAX_ORDERS_PER_DAY {
         let t = &live.days[day as usize - 1];
         let wait = (t.deadline_at - now).max(1);
