@@ -334,8 +334,8 @@ impl SeatIndex {
     ///
     /// ```
     /// use ostrov_engine::{Game, PlayerId};
-    /// let game = Game::parse("[[players]]\nname = \"Аня\"\n[[players]]\nname = \"Боря\"\n").unwrap();
-    /// let index = game.setup.seat_index();
+    /// let file = "[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n";
+    /// let index = Game::parse(file).unwrap().setup.seat_index();
     /// assert_eq!(index.find("БОРЯ"), Some(PlayerId(1)));
     /// assert_eq!(index.find("Aня"), Some(PlayerId(0))); // a Latin A
     /// assert_eq!(index.find("Вика"), None);
