@@ -332,8 +332,7 @@ impl<S: Store> AppState<S> {
         let failed = self.stale.lock().map_err(|_| ApiError::Internal("stale lock".into()))?.get(&id).copied();
         let Some(failed) = failed else { return Ok(()) };
         if failed >= slot.epoch {
-            let fresh = fold_stored(&self.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
-            *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
+            self.refold(slot).await?;
             self.games.note(&slot.live);
         }
         let mut stale = self.stale.lock().map_err(|_| ApiError::Internal("stale lock".into()))?;
@@ -355,17 +354,31 @@ impl<S: Store> AppState<S> {
         let was_over = slot.live.status == Status::Over;
         if let Err(e) = slot.catch_up(&self.store).await {
             eprintln!("ostrov-server: {e}; refolding game {id} from its whole log");
-            let fresh = fold_stored(&self.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
-            *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
+            self.refold(slot).await?;
         }
         if slot.live.seq != before {
-            self.games.note(&slot.live);
-            if !was_over && slot.live.status == Status::Over {
-                self.finish(id, registry::Summary::of(&slot.live)).await;
-            }
+            self.took(&slot.live, was_over).await;
             let _ = self.changes.send(id);
         }
         Ok(())
+    }
+
+    /// Replaces the game's memory with a fold of its whole stored log.
+    async fn refold(&self, slot: &mut Slot) -> Result<(), ApiError> {
+        let id = slot.live.id;
+        let fresh = fold_stored(&self.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
+        *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
+        Ok(())
+    }
+
+    /// After memory took entries that are in the log (`was_over`: whether the game was over
+    /// before them): the scheduler's index takes the game's next due time, and a game that
+    /// has just ended is noted finished.
+    async fn took(&self, live: &Live, was_over: bool) {
+        self.games.note(live);
+        if !was_over && live.status == Status::Over {
+            self.finish(live.id, registry::Summary::of(live)).await;
+        }
     }
 }
 
@@ -568,10 +581,7 @@ async fn commit_shared<S: Store>(
                 if let Some(r) = &request {
                     slot.remember(r, seq);
                 }
-                st.games.note(&slot.live);
-                if !was_over && slot.live.status == Status::Over {
-                    st.finish(id, registry::Summary::of(&slot.live)).await;
-                }
+                st.took(&slot.live, was_over).await;
                 let _ = st.changes.send(id);
                 return Ok(Committed::New(seq));
             }
@@ -587,8 +597,7 @@ async fn commit_shared<S: Store>(
                     "ostrov-server: game {id}: the log ends at {last}, before this node's {}: refolded from the log",
                     slot.live.seq
                 );
-                let fresh = fold_stored(&st.store, id, slot.live.host).await.map_err(ApiError::Internal)?;
-                *slot = fresh.ok_or_else(|| ApiError::Internal(format!("game {id}: the log is empty")))?;
+                st.refold(slot).await?;
                 st.games.note(&slot.live);
                 let _ = st.changes.send(id);
             }

@@ -714,13 +714,18 @@ impl Live {
         Ok(())
     }
 
+    /// The number readers see of the post at `post` in the log (from 0): its place in its
+    /// own room, from 1, so the thread's numbers never count the pack's posts (O-THREAD-5).
+    pub fn shown_number(&self, post: usize) -> Option<usize> {
+        let room = self.posts.get(post)?.post.room;
+        Some(self.posts[..=post].iter().filter(|q| q.post.room == room).count())
+    }
+
     fn flag(&mut self, post: usize, dismiss: bool, at: i64) -> Result<(), Refused> {
         let open = self.open_day();
-        let Some(room) = self.posts.get(post).map(|p| p.post.room) else {
+        let Some(no) = self.shown_number(post) else {
             return Err(state("no_post", "Такого сообщения нет."));
         };
-        // The number readers see: the post's place in its own room.
-        let no = self.posts[..=post].iter().filter(|q| q.post.room == room).count();
         let Some(p) = self.posts.get_mut(post) else {
             return Err(state("no_post", "Такого сообщения нет."));
         };

@@ -152,16 +152,15 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, sh
     let open = live.open_day();
     // Each post with its place in the whole log (what the host's buttons name) and its
     // number in its room (what readers see: the thread's numbers never show how many
-    // posts the pack's chat holds between them).
-    let in_room: Vec<(usize, &crate::live::Posted)> = if readable {
-        live.posts.iter().enumerate().filter(|(_, p)| p.post.room == room).collect()
+    // posts the pack's chat holds between them, [`Live::shown_number`]).
+    let in_room: Vec<(usize, usize, &crate::live::Posted)> = if readable {
+        let posts = live.posts.iter().enumerate().filter(|(_, p)| p.post.room == room);
+        posts.enumerate().map(|(k, (i, p))| (i, k + 1, p)).collect()
     } else {
         Vec::new()
     };
-    let numbered: std::collections::HashMap<usize, usize> =
-        in_room.iter().enumerate().map(|(k, (i, _))| (*i, k + 1)).collect();
     let mut counts: std::collections::BTreeMap<u32, usize> = std::collections::BTreeMap::new();
-    for (_, p) in &in_room {
+    for (_, _, p) in &in_room {
         *counts.entry(p.day).or_default() += 1;
     }
     let default_day = open.or_else(|| counts.keys().next_back().copied()).unwrap_or(live.days.len() as u32);
@@ -175,7 +174,7 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, sh
         .iter()
         .map(|(&d, &n)| DayLink { day: d, posts: n, current: d == day, url: format!("{base}&day={d}#{rid}") })
         .collect();
-    let of_day: Vec<_> = in_room.into_iter().filter(|(_, p)| p.day == day).collect();
+    let of_day: Vec<_> = in_room.into_iter().filter(|(_, _, p)| p.day == day).collect();
     let n_pages = of_day.len().div_ceil(POSTS_PER_PAGE).max(1);
     let page = shown.page.filter(|p| (1..=n_pages).contains(p)).unwrap_or(n_pages);
     let pages = if n_pages > 1 {
@@ -194,11 +193,11 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, sh
             .into_iter()
             .skip((page - 1) * POSTS_PER_PAGE)
             .take(POSTS_PER_PAGE)
-            .map(|(i, p)| {
+            .map(|(i, shown, p)| {
                 let w = when(p.at, tz);
                 PostRow {
                     no: i + 1,
-                    shown: numbered.get(&i).copied().unwrap_or(i + 1),
+                    shown,
                     day: p.day,
                     name: p.post.name.clone(),
                     speaker: p.post.speaker.clone(),
@@ -414,9 +413,7 @@ pub async fn flag<S: Store>(
             drop(slot);
             return render(&st, &v, id, Notes::error("post", m.into())).await;
         }
-        // The number readers see: the post's place in its own room.
-        let shown = live.posts[..no].iter().filter(|q| q.post.room == p.post.room).count();
-        let anchor = (room_id(p.post.room), shown);
+        let anchor = (room_id(p.post.room), live.shown_number(no - 1).unwrap_or(no));
         let player = live.m.as_ref().and_then(|m| m.find(&p.post.name)).filter(|_| p.post.user != live.host);
         let seated = player.is_some() && live.seat_of(p.post.user).is_some();
         (p.post.name.clone(), seated && live.open_day() == Some(p.day) && !p.flagged, anchor)
