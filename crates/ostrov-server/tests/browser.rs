@@ -298,7 +298,8 @@ fn a_day_in_a_real_browser() {
         roles.push(s.split("Роль: <strong>").nth(1).unwrap().split('<').next().unwrap().to_string());
     }
     let wolf = roles.iter().position(|r| r == "Оборотень").unwrap();
-    let seer = roles.iter().position(|r| r == "Ясновидящий").unwrap();
+    // The role agrees with the player's gender, which a first name like «Варвара» gives.
+    let seer = roles.iter().position(|r| r == "Ясновидящий" || r == "Ясновидящая").unwrap();
     let nurse = roles.iter().position(|r| r == "Медсестра").unwrap();
     let passengers: Vec<usize> = (0..6).filter(|i| ![wolf, seer, nurse].contains(i)).collect();
     let victim = passengers[0];
