@@ -655,8 +655,11 @@ fn look_alike(a: &str, b: &str) -> (String, String) {
 /// Whether `by` names the host: `host`, `ведущий` or `автор` (RULES.md §7); no player
 /// may take one of these names (nor one that looks like them).
 fn is_host_name(name: &str) -> bool {
+    // The skeletons of the host's names, made once (every order asks).
+    static HOST: std::sync::LazyLock<[String; 3]> =
+        std::sync::LazyLock::new(|| ["host", "ведущий", "автор"].map(skeleton));
     let s = skeleton(name);
-    ["host", "ведущий", "автор"].iter().any(|h| skeleton(h) == s)
+    HOST.contains(&s)
 }
 
 fn check_day(names: &Names, lines: &Lines, n: u32, day: &DayEntry) -> Result<DayPlan, GameFileError> {

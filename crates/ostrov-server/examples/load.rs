@@ -14,8 +14,10 @@
 //!   resident memory, and the time the scheduler takes to resolve all 1,000 at 21:00.
 //!
 //! ```text
-//! cargo run --release -p ostrov-server --example load -- [--orders 30] [--raw 500]
+//! cargo run --release -p ostrov-server --example load -- [--orders 30] [--raw 500] [--parts abcde]
 //! ```
+//!
+//! `--parts` runs only the parts named (`--parts b` for one client under a profiler).
 //!
 //! Each part prints p50/p99/max latency and orders (or commits) per second; (c) and (d)
 //! also their throughput over (a)'s.
@@ -75,34 +77,30 @@ fn report(what: &str, mut lat: Vec<Duration>, wall: Duration, refused: usize) ->
     rate
 }
 
-/// (a) One row per transaction on a fresh file, WAL and synchronous=FULL.
-fn raw_commits(rt: &tokio::runtime::Runtime, dir: &Path, n: usize) -> f64 {
-    rt.block_on(async {
-        let mut c = sqlx::sqlite::SqliteConnectOptions::new()
-            .filename(dir.join("raw.db"))
-            .create_if_missing(true)
-            .journal_mode(sqlx::sqlite::SqliteJournalMode::Wal)
-            .synchronous(sqlx::sqlite::SqliteSynchronous::Full)
-            .connect()
-            .await
+/// (a) One row per transaction on a fresh file, WAL and synchronous=FULL, straight through
+/// SQLite's C interface (rusqlite, the library the store's writer uses): no server, no
+/// thread but the caller's.
+fn raw_commits(dir: &Path, n: usize) -> f64 {
+    let c = rusqlite::Connection::open(dir.join("raw.db")).unwrap();
+    c.pragma_update(None, "journal_mode", "WAL").unwrap();
+    c.pragma_update(None, "synchronous", "FULL").unwrap();
+    c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)", []).unwrap();
+    let mut insert = c.prepare("INSERT INTO t (id, payload) VALUES (?1, ?2)").unwrap();
+    let mut lat = Vec::with_capacity(n);
+    let cpu = cpu_ms();
+    let t = Instant::now();
+    for i in 0..n {
+        let s = Instant::now();
+        insert
+            .execute(rusqlite::params![i as i64, r#"{"by":"Игрок001","act":"vote","target":"Игрок002","at":"10:00"}"#])
             .unwrap();
-        sqlx::query("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)").execute(&mut c).await.unwrap();
-        let mut lat = Vec::with_capacity(n);
-        let t = Instant::now();
-        for i in 0..n {
-            let s = Instant::now();
-            sqlx::query("INSERT INTO t (id, payload) VALUES (?, ?)")
-                .bind(i as i64)
-                .bind(r#"{"by":"Игрок001","act":"vote","target":"Игрок002","at":"10:00"}"#)
-                .execute(&mut c)
-                .await
-                .unwrap();
-            lat.push(s.elapsed());
-        }
-        let wall = t.elapsed();
-        c.close().await.unwrap();
-        report("(a) raw SQLite, one row per commit", lat, wall, 0)
-    })
+        lat.push(s.elapsed());
+    }
+    let wall = t.elapsed();
+    let cpu = cpu_ms() - cpu;
+    let rate = report("(a) raw SQLite, one row per commit", lat, wall, 0);
+    println!("    CPU {:.0} µs a commit", cpu * 1000.0 / n as f64);
+    rate
 }
 
 struct Bench {
@@ -250,6 +248,16 @@ fn serve(rt: &tokio::runtime::Runtime, db: &Path, clock: Arc<ManualClock>) -> (S
         tokio::spawn(async move { ostrov_server::serve(listener, s).await });
         (addr, state)
     })
+}
+
+/// The CPU time this process has used (user and system, every thread), in ms: Linux's
+/// `/proc/self/stat`, in ticks of 10 ms (USER_HZ); 0 where there is none.
+fn cpu_ms() -> f64 {
+    let Ok(s) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // The fields after the command name in parentheses: utime and stime are the 12th and 13th.
+    let f: Vec<&str> = s.rsplit(')').next().unwrap_or_default().split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) * 10.0
 }
 
 fn rss_kib() -> u64 {
@@ -406,49 +414,98 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let orders = arg(&args, "--orders", 30);
     let raw = arg(&args, "--raw", 500);
+    let parts = match args.iter().position(|a| a == "--parts") {
+        Some(i) => match args.get(i + 1) {
+            Some(p) if !p.is_empty() && p.chars().all(|c| "abcde".contains(c)) => p.clone(),
+            _ => {
+                eprintln!("--parts wants letters of abcde, as in --parts bc");
+                std::process::exit(2)
+            }
+        },
+        None => "abcde".to_string(),
+    };
+    let part = |c: char| parts.contains(c);
 
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let dir: PathBuf = std::env::temp_dir().join(format!("ostrov-load-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
 
-    let raw_rate = raw_commits(&rt, &dir, raw);
+    let raw_rate = part('a').then(|| raw_commits(&dir, raw));
 
-    let (addr, _state) = serve(&rt, &dir.join("ostrov.db"), Arc::new(ManualClock::new(T0)));
-    let t = Instant::now();
-    let users: Vec<Client> = thread::scope(|s| {
-        let hs: Vec<_> = (0..100)
-            .collect::<Vec<usize>>()
-            .chunks(10)
-            .map(|chunk| {
-                let chunk = chunk.to_vec();
-                s.spawn(move || chunk.iter().map(|i| signup(addr, &format!("Игрок{i:03}"))).collect::<Vec<_>>())
-            })
-            .collect();
-        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
-    });
-    let mut b = Bench { addr, hosts: Default::default(), users };
-    let solo = b.game(4);
-    let one = b.game(100);
-    let many: Vec<i64> = (0..50).map(|_| b.game(20)).collect();
-    eprintln!("100 users signed up, 52 games created, joined and started in {:.1?}", t.elapsed());
+    if parts.contains(['b', 'c', 'd']) {
+        let (addr, _state) = serve(&rt, &dir.join("ostrov.db"), Arc::new(ManualClock::new(T0)));
+        let t = Instant::now();
+        // As many players as the parts run need: (c) seats 100, (d) 20, (b) 4.
+        let needed = if part('c') {
+            100
+        } else if part('d') {
+            20
+        } else {
+            4
+        };
+        let users: Vec<Client> = thread::scope(|s| {
+            let hs: Vec<_> = (0..needed)
+                .collect::<Vec<usize>>()
+                .chunks(10)
+                .map(|chunk| {
+                    let chunk = chunk.to_vec();
+                    s.spawn(move || chunk.iter().map(|i| signup(addr, &format!("Игрок{i:03}"))).collect::<Vec<_>>())
+                })
+                .collect();
+            hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        });
+        let mut b = Bench { addr, hosts: Default::default(), users };
+        let solo = part('b').then(|| b.game(4));
+        let one = part('c').then(|| b.game(100));
+        let many: Vec<i64> = if part('d') { (0..50).map(|_| b.game(20)).collect() } else { Vec::new() };
+        eprintln!(
+            "{needed} users signed up, {} games created, joined and started in {:.1?}",
+            b.hosts.len(),
+            t.elapsed()
+        );
+        let ratio = |what: &str, rate: f64| {
+            if let Some(raw) = raw_rate {
+                println!("    throughput over (a): {what} {:.1}x", rate / raw);
+            }
+        };
 
-    // At most 200 orders a player a day (issue 16): the one client sends 190.
-    let (lat, wall, refused) = b.run(&[(0, solo, 4)], (orders * 10).min(190), "b", None);
-    report("(b) server, 1 client", lat, wall, refused);
-    let pairs: Vec<_> = (0..100).map(|u| (u, one, 100)).collect();
-    let (lat, wall, refused) = b.run(&pairs, orders, "c", None);
-    let accepted = lat.len();
-    let c_rate = report("(c) server, 100 clients in one game", lat, wall, refused);
-    assert_eq!(b.stored_orders(one), accepted, "every accepted order is in the log once");
-    let pairs: Vec<_> = many.iter().flat_map(|&g| (0..20).map(move |u| (u, g, 20))).collect();
-    let (lat, wall, refused) = b.run(&pairs, orders.div_ceil(3), "d", None);
-    let d_rate = report("(d) server, 1,000 clients across 50 games", lat, wall, refused);
-    let (lat, wall, refused) = b.run(&pairs, 5, "p", Some(Duration::from_secs(1)));
-    report("(d') server, 1,000 clients across 50 games, each one vote a second", lat, wall, refused);
-    println!("throughput over (a): (c) {:.1}x, (d) {:.1}x", c_rate / raw_rate, d_rate / raw_rate);
+        if let Some(solo) = solo {
+            // At most 200 orders a player a day (issue 16): each of the game's four players
+            // in turn sends up to 190, one after another.
+            let (mut lat, mut wall, mut refused) = (Vec::new(), Duration::ZERO, 0);
+            let cpu = cpu_ms();
+            for u in 0..4 {
+                let (l, w, r) = b.run(&[(u, solo, 4)], (orders * 10).min(190), "b", None);
+                lat.extend(l);
+                wall += w;
+                refused += r;
+            }
+            let n = lat.len();
+            report("(b) server, 1 client", lat, wall, refused);
+            println!("    CPU {:.0} µs an order (server and client together)", (cpu_ms() - cpu) * 1000.0 / n as f64);
+        }
+        if let Some(one) = one {
+            let pairs: Vec<_> = (0..100).map(|u| (u, one, 100)).collect();
+            let (lat, wall, refused) = b.run(&pairs, orders, "c", None);
+            let accepted = lat.len();
+            let rate = report("(c) server, 100 clients in one game", lat, wall, refused);
+            ratio("(c)", rate);
+            assert_eq!(b.stored_orders(one), accepted, "every accepted order is in the log once");
+        }
+        if !many.is_empty() {
+            let pairs: Vec<_> = many.iter().flat_map(|&g| (0..20).map(move |u| (u, g, 20))).collect();
+            let (lat, wall, refused) = b.run(&pairs, orders.div_ceil(3), "d", None);
+            let rate = report("(d) server, 1,000 clients across 50 games", lat, wall, refused);
+            ratio("(d)", rate);
+            let (lat, wall, refused) = b.run(&pairs, 5, "p", Some(Duration::from_secs(1)));
+            report("(d') server, 1,000 clients across 50 games, each one vote a second", lat, wall, refused);
+        }
+    }
     drop(rt);
 
-    cold_start(&dir);
+    if part('e') {
+        cold_start(&dir);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -407,7 +407,47 @@ pub struct Staged(StagedWait);
 
 enum StagedWait {
     Done(Committed),
-    Pending(tokio::task::JoinHandle<Result<Committed, ApiError>>),
+    Pending(Detached),
+}
+
+type Follow = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Committed, ApiError>> + Send>>;
+
+/// The wait for an append and what follows it (the durable mark, a finished game's
+/// summary, a refold after a failure). Its awaiter runs it, on the thread that runs the
+/// request (a store may write the append right there, sparing the wake-up of another
+/// thread); dropped before it is done (the client hung up), it goes on in a task of its
+/// own, so a client hanging up changes nothing.
+struct Detached(Option<Follow>);
+
+impl Detached {
+    fn new(f: impl std::future::Future<Output = Result<Committed, ApiError>> + Send + 'static) -> Detached {
+        Detached(Some(Box::pin(f)))
+    }
+}
+
+impl std::future::Future for Detached {
+    type Output = Result<Committed, ApiError>;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        let Some(f) = self.0.as_mut() else {
+            return std::task::Poll::Ready(Err(ApiError::Internal("a commit was awaited twice".into())));
+        };
+        let done = std::task::ready!(f.as_mut().poll(cx));
+        self.0 = None;
+        std::task::Poll::Ready(done)
+    }
+}
+
+impl Drop for Detached {
+    fn drop(&mut self) {
+        if let Some(f) = self.0.take() {
+            // Outside a runtime (the server shutting down) there is nothing to run it on;
+            // the append itself is the store's and is written all the same.
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                rt.spawn(f);
+            }
+        }
+    }
 }
 
 impl Staged {
@@ -417,7 +457,7 @@ impl Staged {
     pub async fn durable(self) -> Result<Committed, ApiError> {
         match self.0 {
             StagedWait::Done(c) => Ok(c),
-            StagedWait::Pending(task) => task.await.map_err(|e| ApiError::Internal(format!("commit task: {e}")))?,
+            StagedWait::Pending(wait) => wait.await,
         }
     }
 }
@@ -431,7 +471,7 @@ impl Staged {
 /// last; the store applies them in that order. If one fails, every later one of the same
 /// game fails too (its expected sequence number is no longer the log's last), so no reply
 /// is ever acknowledged out of order, and the first request to lock the game refolds it.
-/// The append runs in a task of its own: a client hanging up changes nothing.
+/// A client hanging up changes nothing: the wait goes on in a task of its own.
 pub async fn commit<S: Store>(
     st: &Arc<AppState<S>>,
     slot: &mut Slot,
@@ -497,7 +537,7 @@ pub async fn commit_request<S: Store>(
     let pending = st.store.append(id, expected, new);
     let _ = st.changes.send(id);
     let (st, epoch, durable) = (st.clone(), slot.epoch, slot.durable.clone());
-    Ok(Staged(StagedWait::Pending(tokio::spawn(async move {
+    Ok(Staged(StagedWait::Pending(Detached::new(async move {
         match pending.await {
             Ok(Appended::New(s)) if s == seq => {
                 durable.fetch_max(s, Ordering::AcqRel);
@@ -633,7 +673,7 @@ pub fn durable_request<S: Store>(st: &Arc<AppState<S>>, slot: &Slot, request: St
     };
     let pending = st.store.append(id, -1, lookup);
     let (st, epoch) = (st.clone(), slot.epoch);
-    Staged(StagedWait::Pending(tokio::spawn(async move {
+    Staged(StagedWait::Pending(Detached::new(async move {
         match pending.await {
             Ok(Appended::Duplicate(s)) => Ok(Committed::Duplicate(s)),
             other => {

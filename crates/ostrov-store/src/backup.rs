@@ -7,7 +7,7 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::{Connection, PgConnection, Row};
 
-use crate::{writer, Result, SqliteStore, StoreError};
+use crate::{Result, SqliteStore, StoreError};
 
 /// How much a database holds: accounts, games and log entries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,8 +31,7 @@ impl SqliteStore {
             .create_if_missing(false)
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new().max_connections(1).connect_with(opts).await?;
-        let writer = writer::Writer::start(pool.clone())?;
-        Ok(SqliteStore { pool, writer, sessions: Default::default() })
+        Ok(SqliteStore { pool, writer: None, sessions: Default::default() })
     }
 
     /// The accounts, games and log entries the database holds (one read transaction).

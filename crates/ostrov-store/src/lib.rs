@@ -275,7 +275,8 @@ const MIGRATIONS: &[&str] = &[
 #[derive(Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
-    writer: writer::Writer,
+    /// None for a database opened read-only: every append is refused.
+    writer: Option<writer::Writer>,
     /// Sessions already read, by token: `(user, expires_at)`. Every API request checks
     /// its session, so this saves a query per request. The database stays the truth: a
     /// token is cached only once read from (or written to) it, and removed with it. Only
@@ -301,8 +302,15 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(std::time::Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new().max_connections(if memory { 1 } else { 4 }).connect_with(opts).await?;
-        let writer = writer::Writer::start(pool.clone())?;
+        // A SQLite connection is a handle on a local file: it cannot go stale as a network
+        // connection can, so a connection is not pinged before each use (the ping is a
+        // round trip to the connection's worker thread, a tenth of an order's latency).
+        let pool = SqlitePoolOptions::new()
+            .max_connections(if memory { 1 } else { 4 })
+            .test_before_acquire(false)
+            .connect_with(opts.clone())
+            .await?;
+        let writer = Some(writer::Writer::start(&opts, memory)?);
         let store = SqliteStore { pool, writer, sessions: Default::default() };
         store.migrate().await?;
         if !memory {
@@ -366,19 +374,23 @@ impl SqliteStore {
     /// For tests: the next `n` batches of appends to start fail (rolled back, every append in them
     /// answered with an error), as a full disk or a read-only database would.
     pub fn fail_next_batches(&self, n: u32) {
-        self.writer.faults.fail.store(n, std::sync::atomic::Ordering::SeqCst);
+        if let Some(w) = &self.writer {
+            w.faults.fail.store(n, std::sync::atomic::Ordering::SeqCst);
+        }
     }
 
     /// For tests: the writer holds each batch this long before committing it (a slow disk),
     /// so that appends pile up behind it.
     pub fn hold_batches(&self, ms: u64) {
-        self.writer.faults.hold_ms.store(ms, std::sync::atomic::Ordering::SeqCst);
+        if let Some(w) = &self.writer {
+            w.faults.hold_ms.store(ms, std::sync::atomic::Ordering::SeqCst);
+        }
     }
 
     /// How many batches the writer has committed and how many appends they held.
     pub fn batch_counts(&self) -> (u64, u64) {
         use std::sync::atomic::Ordering::Relaxed;
-        (self.writer.faults.batches.load(Relaxed), self.writer.faults.appends.load(Relaxed))
+        self.writer.as_ref().map_or((0, 0), |w| (w.faults.batches.load(Relaxed), w.faults.appends.load(Relaxed)))
     }
 }
 
@@ -561,7 +573,13 @@ impl Store for SqliteStore {
         expected_seq: i64,
         ev: NewEvent,
     ) -> impl Future<Output = Result<Appended>> + Send + 'static {
-        self.writer.append(game_id, expected_seq, ev)
+        let queued = self.writer.as_ref().map(|w| w.append(game_id, expected_seq, ev));
+        async move {
+            match queued {
+                Some(answer) => answer.await,
+                None => Err(StoreError::Db("the database is open read-only".into())),
+            }
+        }
     }
 
     async fn events(&self, game_id: i64) -> Result<Vec<Event>> {

@@ -340,3 +340,49 @@ async fn a_read_only_database_is_refused_at_open() {
     let text = e.to_string();
     assert!(text.contains("только для чтения") || text.contains("readonly") || text.contains("read-only"), "{text}");
 }
+
+/// An append whose future is dropped before it is ever polled is written all the same
+/// (the writer thread is woken by the drop), on a file and in memory.
+#[tokio::test]
+async fn an_append_dropped_unpolled_is_still_written() {
+    for path in [temp_db("unpolled"), ":memory:".to_string()] {
+        let s = SqliteStore::open(&path).await.unwrap();
+        let u = s.create_user("host", "HOST", "h").await.unwrap();
+        let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+        drop(s.append(g, 0, ev(1, Some("first"), "created")));
+        // Nothing else is appended (a later append would write it too): it comes alone.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while s.events(g).await.unwrap().is_empty() {
+            assert!(std::time::Instant::now() < until, "{path}: a dropped append was never written");
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        assert_eq!(s.append(g, 1, ev(2, Some("second"), "order")).await.unwrap(), Appended::New(2), "{path}");
+        let log = s.events(g).await.unwrap();
+        assert_eq!(
+            log.iter().map(|e| e.client_request_id.as_deref()).collect::<Vec<_>>(),
+            [Some("first"), Some("second")]
+        );
+    }
+}
+
+/// An append made while another connection holds the database's write lock is not
+/// refused: the task that awaits it does not wait for the lock (it never blocks on
+/// another connection), the writer thread does, and writes it once the lock is free.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_append_waits_for_a_write_lock_another_connection_holds() {
+    use sqlx::{ConnectOptions, Connection};
+    let path = temp_db("locked");
+    let s = SqliteStore::open(&path).await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
+    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
+    let mut other = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).connect().await.unwrap();
+    let mut tx = other.begin_with("BEGIN IMMEDIATE").await.unwrap();
+    let pending = tokio::spawn(s.append(g, 1, ev(2, Some("a"), "order")));
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(!pending.is_finished(), "written while another connection held the write lock");
+    sqlx::query("INSERT INTO schema_version (version) VALUES (-2)").execute(&mut *tx).await.unwrap();
+    tx.rollback().await.unwrap();
+    assert_eq!(pending.await.unwrap().unwrap(), Appended::New(2));
+    assert_eq!(s.events(g).await.unwrap().len(), 2);
+}
