@@ -44,6 +44,16 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || matches!(c, '_' | '-' | '.' | '·' | '\u{2010}'..='\u{2015}' | '\u{2212}')
 }
 
+/// How many skeletons a thread remembers ([`skeleton`]), and the longest name (in bytes)
+/// it remembers one for.
+const KEEP_SKELETONS: usize = 4096;
+const LONGEST: usize = 4 * MAX_NAME_CHARS;
+
+thread_local! {
+    static SEEN: std::cell::RefCell<std::collections::HashMap<Box<str>, String>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
 /// The one comparison key of a name: two names are the same name iff their skeletons are
 /// equal.
 ///
@@ -66,6 +76,28 @@ fn is_separator(c: char) -> bool {
 /// assert_ne!(skeleton("Йоко"), skeleton("Иоко"));
 /// ```
 pub fn skeleton(name: &str) -> String {
+    // A server compares the same few names over and over (every order names its sender and
+    // target, and is checked more than once): each thread remembers the skeletons of the
+    // names it saw last. The key is a pure function of the name, so remembering it changes
+    // nothing but the time; long names are not kept, and the memory is bounded.
+    if name.len() > LONGEST {
+        return skeleton_of(name);
+    }
+    if let Some(s) = SEEN.with(|m| m.borrow().get(name).cloned()) {
+        return s;
+    }
+    let s = skeleton_of(name);
+    SEEN.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= KEEP_SKELETONS {
+            m.clear();
+        }
+        m.insert(name.into(), s.clone());
+    });
+    s
+}
+
+fn skeleton_of(name: &str) -> String {
     // Compatibility forms first, then upper case: the confusables table pairs capitals
     // (Latin B with Cyrillic В), which lower case would part (b, в).
     let upper: String = name
@@ -138,6 +170,24 @@ pub fn clean_name(name: &str) -> Result<String, NameProblem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A remembered skeleton is the one computed afresh, however often and whatever the
+    /// length; past the bound the memory starts again empty.
+    #[test]
+    fn remembered_skeletons_are_the_computed_ones() {
+        let long = "Кот_Бегемот".repeat(40);
+        for _ in 0..2 {
+            for name in ["Аня", "Aня", "Кот-Бегемот", "Ведущий\u{0301}", long.as_str(), ""] {
+                assert_eq!(skeleton(name), skeleton_of(name), "{name}");
+            }
+        }
+        for i in 0..5000 {
+            let name = format!("Игрок{i}");
+            assert_eq!(skeleton(&name), skeleton_of(&name));
+        }
+        assert!(SEEN.with(|m| m.borrow().len()) <= KEEP_SKELETONS);
+        assert!(SEEN.with(|m| !m.borrow().contains_key(long.as_str())), "a long name is not kept");
+    }
 
     /// The look-alike names of the server attack (issue 16, point 11): each is one name.
     #[test]
