@@ -2,9 +2,10 @@
 //!
 //! Games are event-sourced: the `events` table is append-only (never updated in place).
 //! An append is durable before it is answered. [`SqliteStore`] (WAL, `synchronous=FULL`)
-//! group-commits: one writer per database takes every append waiting (across all games),
-//! writes them in one transaction, syncs once and only then answers each; a lone append
-//! under light load is written at once. Appends carry the sequence number the caller
+//! group-commits: one writer per database, on a connection of its own, takes every append
+//! waiting (across all games), writes them in one transaction, syncs once and only then
+//! answers each; a lone append under light load is written at once, by the task awaiting
+//! it (see the `writer` module). Appends carry the sequence number the caller
 //! expects to be last ([`Store::append`]), so a store shared by several writers (the
 //! PostgreSQL one) refuses a stale append instead of interleaving it. [`PgStore`] keeps
 //! the same guarantees in PostgreSQL, the shared store of several server nodes;
