@@ -376,7 +376,7 @@ impl SqliteStore {
     /// answered with an error), as a full disk or a read-only database would.
     pub fn fail_next_batches(&self, n: u32) {
         if let Some(w) = &self.writer {
-            w.faults.fail.store(n, std::sync::atomic::Ordering::SeqCst);
+            w.faults().fail.store(n, std::sync::atomic::Ordering::SeqCst);
         }
     }
 
@@ -384,14 +384,14 @@ impl SqliteStore {
     /// so that appends pile up behind it.
     pub fn hold_batches(&self, ms: u64) {
         if let Some(w) = &self.writer {
-            w.faults.hold_ms.store(ms, std::sync::atomic::Ordering::SeqCst);
+            w.faults().hold_ms.store(ms, std::sync::atomic::Ordering::SeqCst);
         }
     }
 
     /// How many batches the writer has committed and how many appends they held.
     pub fn batch_counts(&self) -> (u64, u64) {
         use std::sync::atomic::Ordering::Relaxed;
-        self.writer.as_ref().map_or((0, 0), |w| (w.faults.batches.load(Relaxed), w.faults.appends.load(Relaxed)))
+        self.writer.as_ref().map_or((0, 0), |w| (w.faults().batches.load(Relaxed), w.faults().appends.load(Relaxed)))
     }
 }
 

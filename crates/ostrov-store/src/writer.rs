@@ -75,7 +75,7 @@ struct Shared {
     /// Whether a task may write its own batch (a file database: an in-memory one shares its
     /// cache with the readers' connection, whose locks a task must never wait for).
     inline: bool,
-    faults: Arc<Faults>,
+    faults: Faults,
 }
 
 #[derive(Default)]
@@ -87,11 +87,7 @@ struct Wake {
 /// The handle the store keeps; the writer thread ends (after writing what is queued) when
 /// every clone is dropped.
 #[derive(Clone)]
-pub(crate) struct Writer {
-    shared: Arc<Shared>,
-    _stop: Arc<StopOnDrop>,
-    pub faults: Arc<Faults>,
-}
+pub(crate) struct Writer(Arc<StopOnDrop>);
 
 struct StopOnDrop(Arc<Shared>);
 
@@ -127,21 +123,25 @@ impl Writer {
         conn.pragma_update(None, "synchronous", "FULL").map_err(db_error)?;
         conn.pragma_update(None, "foreign_keys", "ON").map_err(db_error)?;
         conn.busy_timeout(BUSY).map_err(db_error)?;
-        let faults = Arc::new(Faults::default());
         let shared = Arc::new(Shared {
             queue: Mutex::new(VecDeque::new()),
             db: Mutex::new(Db { conn, known: HashMap::new() }),
             wake: Mutex::new(Wake::default()),
             bell: Condvar::new(),
             inline: !memory,
-            faults: faults.clone(),
+            faults: Faults::default(),
         });
         let s = shared.clone();
         std::thread::Builder::new()
             .name("ostrov-store-writer".into())
             .spawn(move || run(&s))
             .map_err(|e| StoreError::Db(format!("the writer thread: {e}")))?;
-        Ok(Writer { _stop: Arc::new(StopOnDrop(shared.clone())), shared, faults })
+        Ok(Writer(Arc::new(StopOnDrop(shared))))
+    }
+
+    /// The test hooks and counters.
+    pub fn faults(&self) -> &Faults {
+        &self.0 .0.faults
     }
 
     /// Queues the append now; the future waits for its answer (and, the database being
@@ -153,9 +153,11 @@ impl Writer {
         ev: NewEvent,
     ) -> impl Future<Output = Result<Appended>> + Send + 'static {
         let (reply, answer) = oneshot::channel();
-        lock(&self.shared.queue).push_back(Job { game, expected, ev, reply });
-        let s = self.shared.clone();
-        if !s.inline || s.faults.hooked() {
+        let s = self.0 .0.clone();
+        lock(&s.queue).push_back(Job { game, expected, ev, reply });
+        // Decided once: either the writer thread is woken now, or the awaiting task writes.
+        let inline = s.inline && !s.faults.hooked();
+        if !inline {
             s.ring();
         }
         // Dropped before it is first polled, the future wakes the writer thread: the append
@@ -163,7 +165,7 @@ impl Writer {
         let unpolled = Unpolled(Some(s));
         async move {
             if let Some(s) = unpolled.disarm() {
-                if s.inline && !s.faults.hooked() {
+                if inline {
                     s.lead();
                 }
             }
@@ -223,9 +225,17 @@ impl Shared {
             }
         }
         drop(db);
-        if !lock(&self.queue).is_empty() {
+        self.ring_if_waiting();
+    }
+
+    /// Called after letting go of the connection: an append queued while it was held, by a
+    /// task that found it taken, is the writer thread's. Whether any was.
+    fn ring_if_waiting(&self) -> bool {
+        let waiting = !lock(&self.queue).is_empty();
+        if waiting {
             self.ring();
         }
+        waiting
     }
 }
 
@@ -251,10 +261,7 @@ fn run(s: &Shared) {
                 write_batch(&mut db, batch, &s.faults);
             }
         }
-        // An append queued while the lock was held, by a task that found it taken.
-        if !lock(&s.queue).is_empty() {
-            s.ring();
-        } else if stop {
+        if !s.ring_if_waiting() && stop {
             return;
         }
     }
