@@ -5,6 +5,8 @@
 //! a PostgreSQL server named by `OSTROV_TEST_PG` (see `ostrov_store::testdb`); without it
 //! they skip, and `postgres_tests_need_the_server_variable` says so in one line.
 
+mod common;
+
 use ostrov_store::testdb::{self, TestDb};
 use ostrov_store::{AnyStore, Appended, Change, NewEvent, PgStore, Store, StoreError};
 use serde_json::json;
@@ -46,45 +48,9 @@ async fn migrates_once_even_when_nodes_start_together() {
 async fn users_sessions_games() {
     let Some(db) = TestDb::create("users") else { return };
     let s = PgStore::open(&db.url).await.unwrap();
-    let u = s.create_user("Вика", "ВИКА", "hash").await.unwrap();
-    assert!(matches!(s.create_user("Вика", "ВИКА", "x").await, Err(StoreError::Conflict(_))));
-    assert_eq!(s.user_by_name("Вика").await.unwrap().unwrap().id, u);
-    assert_eq!(s.user_by_id(u).await.unwrap().unwrap().name, "Вика");
-    // Issue 16 (point 5): one account per key, whatever the spelling of the name.
-    assert!(matches!(s.create_user("ВИКА", "ВИКА", "x").await, Err(StoreError::Conflict(_))));
-    assert_eq!(s.user_by_key("ВИКА").await.unwrap().unwrap().id, u);
-    assert!(s.user_by_key("БОРЯ").await.unwrap().is_none());
-    assert!(s.users_without_key().await.unwrap().is_empty());
-    let b = s.create_user("Боря", "БОРЯ", "h").await.unwrap();
-    assert!(matches!(s.set_user_key(b, "ВИКА").await, Err(StoreError::Conflict(_))));
-    s.set_user_key(b, "БОРЯ2").await.unwrap();
-    assert_eq!(s.user_by_key("БОРЯ2").await.unwrap().unwrap().id, b);
-    // The profile (issue 15): none at first, then set, read by every lookup, and cleared.
-    let fresh = s.user_by_id(u).await.unwrap().unwrap();
-    assert_eq!((fresh.gender, fresh.forms), (None, None));
-    let forms: Vec<String> = ["Вика", "Вики", "Вике", "Вику", "Викой", "Вике"].map(String::from).into();
-    s.set_profile(u, Some("f"), Some(&forms)).await.unwrap();
-    for got in [
-        s.user_by_id(u).await.unwrap().unwrap(),
-        s.user_by_name("Вика").await.unwrap().unwrap(),
-        s.user_by_key("ВИКА").await.unwrap().unwrap(),
-    ] {
-        assert_eq!((got.gender.as_deref(), got.forms.as_ref()), (Some("f"), Some(&forms)));
-    }
-    assert_eq!(s.user_by_id(b).await.unwrap().unwrap().gender, None, "another account keeps its own");
-    s.set_profile(u, Some("m"), None).await.unwrap();
-    let got = s.user_by_id(u).await.unwrap().unwrap();
-    assert_eq!((got.gender.as_deref(), got.forms), (Some("m"), None));
-    s.create_session("tok", u, 100).await.unwrap();
-    assert_eq!(s.session_user("tok", 50).await.unwrap(), Some(u));
-    assert_eq!(s.session_user("tok", 100).await.unwrap(), None, "expired");
-    s.delete_session("tok").await.unwrap();
-    assert_eq!(s.session_user("tok", 50).await.unwrap(), None);
-    let g = s.create_game("Остров", u, "inv1", &json!({"slots": 8}), 7).await.unwrap();
+    let (u, g) = common::users_sessions_games(&s).await;
     let row = s.game(g).await.unwrap().unwrap();
     assert_eq!((row.setup, row.created_at, row.host_id), (json!({"slots": 8}), 7, u));
-    assert_eq!(s.game_by_invite("inv1").await.unwrap().unwrap().id, g);
-    assert!(s.game(999).await.unwrap().is_none());
     assert!(matches!(s.create_game("b", u, "inv1", &json!({}), 0).await, Err(StoreError::Conflict(_))));
     assert_eq!(s.games().await.unwrap().len(), 1);
     // PostgreSQL text holds no NUL: such a key is simply in no row.
