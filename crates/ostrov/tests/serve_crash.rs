@@ -12,7 +12,7 @@ mod support;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -114,13 +114,22 @@ fn crash_test(db: &str, dir: &Path) {
     let mut log = Vec::new();
     for round in 0..3 {
         let stop = Arc::new(AtomicBool::new(false));
+        // Resends answered so far this round: the first round is killed only once some
+        // resend was answered (a slow machine sends fewer orders in the same time).
+        let answered_resends = Arc::new(AtomicU32::new(0));
         let voters: Vec<_> = players
             .iter()
             .cloned()
             .enumerate()
             .map(|(i, (mut c, uid))| {
-                let (accepted, refusals, bodies, stop, names) =
-                    (accepted.clone(), refusals.clone(), bodies.clone(), stop.clone(), names.clone());
+                let (accepted, refusals, bodies, stop, names, answered_resends) = (
+                    accepted.clone(),
+                    refusals.clone(),
+                    bodies.clone(),
+                    stop.clone(),
+                    names.clone(),
+                    answered_resends.clone(),
+                );
                 thread::spawn(move || {
                     let (mut sent, mut resent, mut refused) = (0u32, 0u32, 0u32);
                     // The last new request: its id, its seq and its target (a resend repeats the
@@ -158,6 +167,7 @@ fn crash_test(db: &str, dir: &Path) {
                         let seq = v["seq"].as_i64().expect("seq");
                         if resend {
                             resent += 1;
+                            answered_resends.fetch_add(1, Ordering::Relaxed);
                             assert_eq!(v["duplicate"], json!(true), "a resend is a duplicate: {}", r.body);
                             assert_eq!(Some(seq), last.as_ref().map(|l| l.1), "a resend answers the same seq");
                         } else {
@@ -172,6 +182,10 @@ fn crash_test(db: &str, dir: &Path) {
             })
             .collect();
         thread::sleep(Duration::from_millis(if round == 0 { 1500 } else { 700 }));
+        let until = Instant::now() + Duration::from_secs(30);
+        while round == 0 && answered_resends.load(Ordering::Relaxed) == 0 && Instant::now() < until {
+            thread::sleep(Duration::from_millis(20));
+        }
         server.kill();
         stop.store(true, Ordering::Relaxed);
         let (mut sent, mut resent, mut refused) = (0, 0, 0);
