@@ -22,6 +22,10 @@
 //! Each part prints p50/p99/max latency and orders (or commits) per second; (c) and (d)
 //! also their throughput over (a)'s.
 
+/// The allocator `ostrov serve` runs with (see crates/ostrov/src/main.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Barrier};
