@@ -3,12 +3,14 @@
 //!
 //! - (a) a raw SQLite loop committing one row per transaction, with the store's pragmas;
 //! - (b) the server in-process on a loopback port, 1 client sending votes one after another;
-//! - (c) 100 clients in one game, each an OS thread sending votes over its own kept-alive
-//!   connection, as a browser does;
+//! - (c) 100 clients in one game, each sending votes over its own kept-alive connection,
+//!   as a browser does (the clients are tasks on one thread of their own, so that they take
+//!   as little as they can of the cores the server runs on);
 //! - (d) 1,000 clients across 50 games (20 players' sessions, each seated in every game),
 //!   each sending its next vote as soon as the last is answered (a closed loop);
 //! - (d') the same 1,000 clients, each sending one vote a second (the 21:00 rush as people
-//!   make it: a thousand votes a second);
+//!   make it: a thousand votes a second), and (d'') five votes a second each (five thousand a
+//!   second: five times that rush);
 //! - (e) a cold start over 10,000 games (9,000 finished, 1,000 running): the time to the
 //!   first answered request, the time until the scheduler has every running game folded,
 //!   resident memory, and the time the scheduler takes to resolve all 1,000 at 21:00.
@@ -28,7 +30,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Barrier};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -151,10 +153,15 @@ impl Bench {
         game
     }
 
-    /// Every (user, game) pair a thread sending `orders` votes; the latencies. Without
+    /// Every (user, game) pair a client sending `orders` votes; the latencies. Without
     /// `pace` each client sends its next vote as soon as the last is answered (a closed
     /// loop: the worst case); with it, each sends one vote per `pace`, its start spread
     /// over the first interval, as people do.
+    ///
+    /// The clients share these 2 cores with the server, so they should take as little of
+    /// them as they can: each is a task with its own kept-alive connection, and all of them
+    /// run on one thread of their own (as a load generator such as `wrk` does), not on a
+    /// thread each whose switching the server would pay for.
     fn run(
         &self,
         pairs: &[(usize, i64, usize)],
@@ -162,72 +169,88 @@ impl Bench {
         tag: &str,
         pace: Option<Duration>,
     ) -> (Vec<Duration>, Duration, usize) {
+        let clients = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let n = pairs.len() as u32;
-        let go = Arc::new(Barrier::new(pairs.len() + 1));
-        let threads: Vec<_> = pairs
+        let addr = self.addr;
+        let jobs: Vec<_> = pairs
             .iter()
             .enumerate()
             .map(|(i, &(u, game, players))| {
-                let mut c = self.users[u].clone().keep_alive();
-                let go = go.clone();
-                let tag = tag.to_string();
-                thread::Builder::new()
-                    .stack_size(256 * 1024)
-                    .spawn(move || {
-                        let mut lat = Vec::with_capacity(orders);
-                        let mut refused = 0usize;
-                        go.wait();
-                        let start = Instant::now() + pace.map_or(Duration::ZERO, |p| p * i as u32 / n);
-                        for k in 0..orders {
-                            if let Some(p) = pace {
-                                let at = start + p * k as u32;
-                                thread::sleep(at.saturating_duration_since(Instant::now()));
-                            }
-                            let target = format!("Игрок{:03}", (u + 1 + k % (players - 1)) % players);
-                            let body = json!({"act": "vote", "target": target, "request_id": format!("{tag}-{k}")});
-                            let t = Instant::now();
-                            // A connection refused or reset (a full accept queue under a
-                            // thousand connects) is retried with the same request id; the
-                            // latency counts from the first try.
-                            let mut tries = 0;
-                            let r = loop {
-                                match c.post(&format!("/api/games/{game}/orders"), body.clone()) {
-                                    Ok(r) => break r,
-                                    Err(e) if tries < 20 => {
-                                        tries += 1;
-                                        if tries == 1 {
-                                            eprintln!("retrying after: {e}");
-                                        }
-                                        thread::sleep(Duration::from_millis(5));
-                                    }
-                                    Err(e) => panic!("no answer after 20 tries: {e}"),
-                                }
-                            };
-                            let d = t.elapsed();
-                            if r.status == 200 && r.json()["accepted"] == json!(true) {
-                                lat.push(d);
-                            } else {
-                                refused += 1;
-                                if refused == 1 {
-                                    eprintln!("refused: {} {}", r.status, r.body);
-                                }
-                            }
-                        }
-                        (lat, refused)
-                    })
-                    .unwrap()
+                let cookie = self.users[u].cookie.clone().expect("a signed-up user has a session");
+                (i, u, game, players, cookie)
             })
             .collect();
-        go.wait();
-        let t = Instant::now();
-        let mut lat = Vec::new();
-        let mut refused = 0;
-        for h in threads {
-            let (l, r) = h.join().unwrap();
-            lat.extend(l);
-            refused += r;
-        }
-        (lat, t.elapsed(), refused)
+        clients.block_on(async move {
+            // Every client connects first, so that the clock starts with all of them ready.
+            let mut conns = Vec::with_capacity(jobs.len());
+            for _ in &jobs {
+                conns.push(connect(addr).await);
+            }
+            let t = Instant::now();
+            let mut set = tokio::task::JoinSet::new();
+            for ((i, u, game, players, cookie), conn) in jobs.into_iter().zip(conns) {
+                let tag = tag.to_string();
+                set.spawn(async move {
+                    let mut conn = Some(conn);
+                    let mut lat = Vec::with_capacity(orders);
+                    let mut refused = 0usize;
+                    let start = tokio::time::Instant::now() + pace.map_or(Duration::ZERO, |p| p * i as u32 / n);
+                    let path = format!("/api/games/{game}/orders");
+                    for k in 0..orders {
+                        if let Some(p) = pace {
+                            tokio::time::sleep_until(start + p * k as u32).await;
+                        }
+                        let target = format!("Игрок{:03}", (u + 1 + k % (players - 1)) % players);
+                        let body = json!({"act": "vote", "target": target, "request_id": format!("{tag}-{k}")});
+                        let request = post(addr, &path, &cookie, &body);
+                        let t = Instant::now();
+                        // A connection refused or reset (a full accept queue under a
+                        // thousand connects) is retried with the same request id; the
+                        // latency counts from the first try.
+                        let mut tries = 0;
+                        let (status, reply) = loop {
+                            let c = match conn.take() {
+                                Some(c) => c,
+                                None => connect(addr).await,
+                            };
+                            match exchange(c, &request).await {
+                                Ok((c, status, reply)) => {
+                                    conn = Some(c);
+                                    break (status, reply);
+                                }
+                                Err(e) if tries < 20 => {
+                                    tries += 1;
+                                    if tries == 1 {
+                                        eprintln!("retrying after: {e}");
+                                    }
+                                    tokio::time::sleep(Duration::from_millis(5)).await;
+                                }
+                                Err(e) => panic!("no answer after 20 tries: {e}"),
+                            }
+                        };
+                        let d = t.elapsed();
+                        let v: Value = serde_json::from_slice(&reply).unwrap_or(Value::Null);
+                        if status == 200 && v["accepted"] == json!(true) {
+                            lat.push(d);
+                        } else {
+                            refused += 1;
+                            if refused == 1 {
+                                eprintln!("refused: {status} {}", String::from_utf8_lossy(&reply));
+                            }
+                        }
+                    }
+                    (lat, refused)
+                });
+            }
+            let mut lat = Vec::new();
+            let mut refused = 0;
+            while let Some(r) = set.join_next().await {
+                let (l, r) = r.unwrap();
+                lat.extend(l);
+                refused += r;
+            }
+            (lat, t.elapsed(), refused)
+        })
     }
 
     fn stored_orders(&mut self, game: i64) -> usize {
@@ -235,6 +258,80 @@ impl Bench {
             ok(self.hosts.get_mut(&game).expect("the game's host").get(&format!("/api/games/{game}/events")), "events");
         log.as_array().map_or(0, |l| l.iter().filter(|e| e["kind"] == "order").count())
     }
+}
+
+/// A kept-alive connection to the server, retried for a while (a thousand clients connect at
+/// once; a full accept queue refuses some).
+async fn connect(addr: SocketAddr) -> tokio::net::TcpStream {
+    let mut tries = 0;
+    loop {
+        match tokio::net::TcpStream::connect(addr).await {
+            Ok(s) => {
+                s.set_nodelay(true).unwrap();
+                return s;
+            }
+            Err(e) if tries < 100 => {
+                tries += 1;
+                if tries == 1 {
+                    eprintln!("connecting again after: {e}");
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            Err(e) => panic!("cannot connect: {e}"),
+        }
+    }
+}
+
+/// The bytes of a JSON `POST` with the session cookie and the CSRF header (what
+/// [`Client`] sends, on a kept-alive connection).
+fn post(addr: SocketAddr, path: &str, cookie: &str, body: &Value) -> Vec<u8> {
+    let body = body.to_string();
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: keep-alive\r\nContent-Length: {}\r\n\
+         Content-Type: application/json\r\nX-Ostrov-Csrf: 1\r\nCookie: {cookie}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Sends one request and reads its response (the server's JSON answers have a
+/// `Content-Length`): the connection back, the status and the body.
+async fn exchange(
+    mut conn: tokio::net::TcpStream,
+    request: &[u8],
+) -> std::io::Result<(tokio::net::TcpStream, u16, Vec<u8>)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+    conn.write_all(request).await?;
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break p + 4;
+        }
+        let n = conn.read(&mut chunk).await?;
+        if n == 0 {
+            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the server closed the connection"));
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = std::str::from_utf8(&buf[..head_end]).map_err(|_| bad("a head that is not UTF-8"))?;
+    let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).ok_or_else(|| bad("no status"))?;
+    let length: usize = head
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.trim().parse().ok())
+        .ok_or_else(|| bad("no Content-Length"))?;
+    while buf.len() < head_end + length {
+        let n = conn.read(&mut chunk).await?;
+        if n == 0 {
+            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the server closed the connection"));
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    let body = buf[head_end..head_end + length].to_vec();
+    Ok((conn, status, body))
 }
 
 fn serve(rt: &tokio::runtime::Runtime, db: &Path, clock: Arc<ManualClock>) -> (SocketAddr, Arc<AppState<SqliteStore>>) {
@@ -504,6 +601,8 @@ fn main() {
             ratio("(d)", rate);
             let (lat, wall, refused) = b.run(&pairs, 5, "p", Some(Duration::from_secs(1)));
             report("(d') server, 1,000 clients across 50 games, each one vote a second", lat, wall, refused);
+            let (lat, wall, refused) = b.run(&pairs, 15, "q", Some(Duration::from_millis(200)));
+            report("(d'') server, 1,000 clients across 50 games, each five votes a second", lat, wall, refused);
         }
     }
     drop(rt);
