@@ -16,10 +16,14 @@
 //!   resident memory, and the time the scheduler takes to resolve all 1,000 at 21:00.
 //!
 //! ```text
-//! cargo run --release -p ostrov-server --example load -- [--orders 30] [--raw 500] [--parts abcde]
+//! cargo run --release -p ostrov-server --example load -- [--orders 100] [--raw 500] [--parts abcde]
 //! ```
 //!
-//! `--parts` runs only the parts named (`--parts b` for one client under a profiler).
+//! `--orders` is how many votes each client of (c) sends (a third of it in (d); (b) sends
+//! 190 from each of four players). The default, 100, makes (c) 10,000 orders: long enough
+//! that its latencies are those of the steady rush, not of the first milliseconds, when a
+//! hundred clients connect and send at the same instant. `--parts` runs only the parts
+//! named (`--parts b` for one client under a profiler).
 //!
 //! Each part prints p50/p99/max latency and orders (or commits) per second; (c) and (d)
 //! also their throughput over (a)'s.
@@ -513,7 +517,7 @@ fn cold_start(dir: &Path) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let orders = arg(&args, "--orders", 30);
+    let orders = arg(&args, "--orders", 100);
     let raw = arg(&args, "--raw", 500);
     let parts = match args.iter().position(|a| a == "--parts") {
         Some(i) => match args.get(i + 1) {
