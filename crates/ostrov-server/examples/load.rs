@@ -1,7 +1,8 @@
 //! The group-commit benchmark, in one run, on real SQLite files (WAL, synchronous=FULL) in
 //! one temp dir (the same disk for every part):
 //!
-//! - (a) a raw SQLite loop committing one row per transaction, with the store's pragmas;
+//! - (a) a raw SQLite loop committing one row per transaction, with the store's pragmas,
+//!   and (a') the store's own `append` of an order event, one after another (no HTTP);
 //! - (b) the server in-process on a loopback port, 1 client sending votes one after another;
 //! - (c) 100 clients in one game, each sending votes over its own kept-alive connection,
 //!   as a browser does (the clients are tasks on one thread of their own, so that they take
@@ -113,6 +114,40 @@ fn raw_commits(dir: &Path, n: usize) -> f64 {
     rate
 }
 
+/// (a') The store's own `append`, one after another from a task on a runtime like the
+/// server's, on a fresh file: what an order's commit costs without HTTP or the game's
+/// checks (the difference between (a) and (b) is then the rest).
+fn store_appends(rt: &tokio::runtime::Runtime, dir: &Path, n: usize) {
+    use ostrov_store::{NewEvent, Store};
+    let path = dir.join("append.db").to_str().unwrap().to_string();
+    let (lat, wall) = rt.block_on(async move {
+        let store = SqliteStore::open(&path).await.expect("the database opens");
+        let host = store.create_user("Ведущий", "ведущий", "-").await.unwrap();
+        let game = store.create_game("Нагрузка", host, "append", &json!({}), T0).await.unwrap();
+        tokio::spawn(async move {
+            let mut lat = Vec::with_capacity(n);
+            let t = Instant::now();
+            for i in 0..n as i64 {
+                let ev = NewEvent {
+                    at: T0,
+                    author: Some(host),
+                    client_request_id: Some(format!("user{host}:a-{i}")),
+                    request_hash: Some("0".repeat(64)),
+                    kind: "order".into(),
+                    payload: json!({"day": 1, "order": {"by": "Игрок001", "act": "vote", "target": "Игрок002", "at": "10:00"}}),
+                };
+                let s = Instant::now();
+                store.append(game, i, ev).await.expect("appended");
+                lat.push(s.elapsed());
+            }
+            (lat, t.elapsed())
+        })
+        .await
+        .unwrap()
+    });
+    report("(a') the store's append, one after another (no HTTP)", lat, wall, 0);
+}
+
 struct Bench {
     addr: SocketAddr,
     /// Each game's host: a host may keep only 10 unfinished games, so each game has its own.
@@ -157,7 +192,8 @@ impl Bench {
         game
     }
 
-    /// Every (user, game) pair a client sending `orders` votes; the latencies. Without
+    /// Every (user, game) pair a client sending `orders` votes; when each accepted one was
+    /// sent (from the start) and its latency. Without
     /// `pace` each client sends its next vote as soon as the last is answered (a closed
     /// loop: the worst case); with it, each sends one vote per `pace`, its start spread
     /// over the first interval, as people do.
@@ -172,7 +208,7 @@ impl Bench {
         orders: usize,
         tag: &str,
         pace: Option<Duration>,
-    ) -> (Vec<Duration>, Duration, usize) {
+    ) -> (Vec<Sample>, Duration, usize) {
         let clients = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let n = pairs.len() as u32;
         let addr = self.addr;
@@ -191,6 +227,7 @@ impl Bench {
                 conns.push(connect(addr).await);
             }
             let t = Instant::now();
+            let t0 = t;
             let mut set = tokio::task::JoinSet::new();
             for ((i, u, game, players, cookie), conn) in jobs.into_iter().zip(conns) {
                 let tag = tag.to_string();
@@ -235,7 +272,7 @@ impl Bench {
                         let d = t.elapsed();
                         let v: Value = serde_json::from_slice(&reply).unwrap_or(Value::Null);
                         if status == 200 && v["accepted"] == json!(true) {
-                            lat.push(d);
+                            lat.push((t - t0, d));
                         } else {
                             refused += 1;
                             if refused == 1 {
@@ -262,6 +299,26 @@ impl Bench {
             ok(self.hosts.get_mut(&game).expect("the game's host").get(&format!("/api/games/{game}/events")), "events");
         log.as_array().map_or(0, |l| l.iter().filter(|e| e["kind"] == "order").count())
     }
+}
+
+/// One accepted order: when it was sent (from the start of its part) and its latency.
+type Sample = (Duration, Duration);
+
+fn took(samples: &[Sample]) -> Vec<Duration> {
+    samples.iter().map(|&(_, d)| d).collect()
+}
+
+/// When the slowest percent of a part's orders were sent, in stretches of 10 ms: whether
+/// they are spread over the run (the server is slow throughout) or bunched (a few pauses).
+fn slowest(samples: &[Sample], wall: Duration) -> String {
+    let mut lat = took(samples);
+    lat.sort_unstable();
+    let Some(&p99) = lat.get(lat.len() * 99 / 100) else { return String::new() };
+    let mut at: Vec<u128> = samples.iter().filter(|&&(_, d)| d >= p99).map(|&(t, _)| t.as_millis() / 10 * 10).collect();
+    at.sort_unstable();
+    at.dedup();
+    let list = at.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ");
+    format!("the slowest 1% were sent in {} stretches of 10 ms, at {list} ms (of {} ms)", at.len(), wall.as_millis())
 }
 
 /// A kept-alive connection to the server, retried for a while (a thousand clients connect at
@@ -537,6 +594,9 @@ fn main() {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
 
     let raw_rate = part('a').then(|| raw_commits(&dir, raw));
+    if part('a') {
+        store_appends(&rt, &dir, raw);
+    }
 
     if parts.contains(['b', 'c', 'd']) {
         let (addr, _state) = serve(&rt, &dir.join("ostrov.db"), Arc::new(ManualClock::new(T0)));
@@ -582,7 +642,7 @@ fn main() {
             let cpu = cpu_ms();
             for u in 0..4 {
                 let (l, w, r) = b.run(&[(u, solo, 4)], (orders * 10).min(190), "b", None);
-                lat.extend(l);
+                lat.extend(took(&l));
                 wall += w;
                 refused += r;
             }
@@ -592,21 +652,22 @@ fn main() {
         }
         if let Some(one) = one {
             let pairs: Vec<_> = (0..100).map(|u| (u, one, 100)).collect();
-            let (lat, wall, refused) = b.run(&pairs, orders, "c", None);
-            let accepted = lat.len();
-            let rate = report("(c) server, 100 clients in one game", lat, wall, refused);
+            let (samples, wall, refused) = b.run(&pairs, orders, "c", None);
+            let accepted = samples.len();
+            let rate = report("(c) server, 100 clients in one game", took(&samples), wall, refused);
             ratio("(c)", rate);
+            println!("    {}", slowest(&samples, wall));
             assert_eq!(b.stored_orders(one), accepted, "every accepted order is in the log once");
         }
         if !many.is_empty() {
             let pairs: Vec<_> = many.iter().flat_map(|&g| (0..20).map(move |u| (u, g, 20))).collect();
             let (lat, wall, refused) = b.run(&pairs, orders.div_ceil(3), "d", None);
-            let rate = report("(d) server, 1,000 clients across 50 games", lat, wall, refused);
+            let rate = report("(d) server, 1,000 clients across 50 games", took(&lat), wall, refused);
             ratio("(d)", rate);
             let (lat, wall, refused) = b.run(&pairs, 5, "p", Some(Duration::from_secs(1)));
-            report("(d') server, 1,000 clients across 50 games, each one vote a second", lat, wall, refused);
+            report("(d') server, 1,000 clients across 50 games, each one vote a second", took(&lat), wall, refused);
             let (lat, wall, refused) = b.run(&pairs, 15, "q", Some(Duration::from_millis(200)));
-            report("(d'') server, 1,000 clients across 50 games, each five votes a second", lat, wall, refused);
+            report("(d'') server, 1,000 clients across 50 games, each five votes a second", took(&lat), wall, refused);
         }
     }
     drop(rt);
