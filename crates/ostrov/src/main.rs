@@ -10,15 +10,15 @@ mod suggest;
 
 use std::process::ExitCode;
 
+use clap::{Parser, Subcommand};
+use ostrov_engine::Lang;
+
 /// mimalloc instead of the C library's allocator. The server allocates and frees small
 /// pieces on every request from several threads; glibc's per-thread arenas fragmented
 /// under that and slowed even SQLite's commits, which share the C heap. Measured with
 /// `cargo run --release -p ostrov-server --example load` (README, "Server performance").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-use clap::{Parser, Subcommand};
-use ostrov_engine::Lang;
 
 /// Ostrov — the host engine of «Остров страха» (Island of Fear).
 #[derive(Parser)]
