@@ -24,6 +24,14 @@ use support::{ok, set_clock, temp_dir, Node, DEADLINE, T0};
 
 const PLAYERS: usize = 100;
 
+/// The most new orders one voter sends in a round: three rounds and the one fresh order
+/// after them stay under the 200 a player may send in a day, however fast the machine.
+const PER_ROUND: u32 = 60;
+
+/// Orders accepted (in all, over the rounds so far) before each round's kill: a third of
+/// what the voters could send, so that they are still sending when the server is killed.
+const KILL_AT: [usize; 3] = [2_000, 3_000, 4_000];
+
 fn signup(addr: SocketAddr, name: &str) -> (Client, i64) {
     let mut c = Client::new(addr);
     let v = ok(c.post("/api/signup", json!({"name": name, "password": "password-123"})), "signup");
@@ -112,7 +120,7 @@ fn crash_test(db: &str, dir: &Path) {
     let mut server = server;
     let mut players = players;
     let mut log = Vec::new();
-    for round in 0..3 {
+    for (round, kill_at) in KILL_AT.into_iter().enumerate() {
         let stop = Arc::new(AtomicBool::new(false));
         // Resends answered so far this round: the first round is killed only once some
         // resend was answered (a slow machine sends fewer orders in the same time).
@@ -135,13 +143,17 @@ fn crash_test(db: &str, dir: &Path) {
                     // The last new request: its id, its seq and its target (a resend repeats the
                     // body: the same id with another body is refused as `request_id_reused`).
                     let mut last: Option<(String, i64, String)> = None;
-                    while !stop.load(Ordering::Relaxed) {
+                    let mut new = 0u32;
+                    while !stop.load(Ordering::Relaxed) && new < PER_ROUND {
                         let (rid, resend, again) = match &last {
                             Some((r, _, t)) if sent % 5 == 4 => (r.clone(), true, Some(t.clone())),
                             _ => (format!("v{round}-{i}-{sent}"), false, None),
                         };
                         let bad = !resend && sent % 7 == 6;
                         sent += 1;
+                        if !resend {
+                            new += 1;
+                        }
                         let target = match &again {
                             Some(t) => t.as_str(),
                             None if bad => "Никто",
@@ -181,10 +193,15 @@ fn crash_test(db: &str, dir: &Path) {
                 })
             })
             .collect();
-        thread::sleep(Duration::from_millis(if round == 0 { 1500 } else { 700 }));
-        let until = Instant::now() + Duration::from_secs(30);
-        while round == 0 && answered_resends.load(Ordering::Relaxed) == 0 && Instant::now() < until {
-            thread::sleep(Duration::from_millis(20));
+        // Killed once enough orders went through (and, in the first round, some resend was
+        // answered), not after a fixed time: a fast machine would reach the day's limit of
+        // orders, a slow one would send too few. At most a minute.
+        let until = Instant::now() + Duration::from_secs(60);
+        while (accepted.lock().unwrap().len() < kill_at
+            || (round == 0 && answered_resends.load(Ordering::Relaxed) == 0))
+            && Instant::now() < until
+        {
+            thread::sleep(Duration::from_millis(5));
         }
         server.kill();
         stop.store(true, Ordering::Relaxed);
