@@ -231,10 +231,7 @@ impl Bench {
         let jobs: Vec<_> = pairs
             .iter()
             .enumerate()
-            .map(|(i, &(u, game, players))| {
-                let cookie = self.users[u].cookie.clone().expect("a signed-up user has a session");
-                (i, u, game, players, cookie)
-            })
+            .map(|(i, &(u, game, players))| (i, u, game, players, self.users[u].clone().keep_alive()))
             .collect();
         clients.block_on(async move {
             // Every client connects first, so that the clock starts with all of them ready.
@@ -242,10 +239,9 @@ impl Bench {
             for _ in &jobs {
                 conns.push(connect(addr).await);
             }
-            let t = Instant::now();
-            let t0 = t;
+            let t0 = Instant::now();
             let mut set = tokio::task::JoinSet::new();
-            for ((i, u, game, players, cookie), conn) in jobs.into_iter().zip(conns) {
+            for ((i, u, game, players, client), conn) in jobs.into_iter().zip(conns) {
                 let tag = tag.to_string();
                 set.spawn(async move {
                     let mut conn = Some(conn);
@@ -259,7 +255,7 @@ impl Bench {
                         }
                         let target = format!("Игрок{:03}", (u + 1 + k % (players - 1)) % players);
                         let body = json!({"act": "vote", "target": target, "request_id": format!("{tag}-{k}")});
-                        let request = post(addr, &path, &cookie, &body);
+                        let request = client.request("POST", &path, "application/json", body.to_string().as_bytes());
                         let t = Instant::now();
                         // A connection refused or reset (a full accept queue under a
                         // thousand connects) is retried with the same request id; the
@@ -306,7 +302,7 @@ impl Bench {
                 lat.extend(l);
                 refused += r;
             }
-            (lat, t.elapsed(), refused)
+            (lat, t0.elapsed(), refused)
         })
     }
 
@@ -359,16 +355,17 @@ async fn connect(addr: SocketAddr) -> tokio::net::TcpStream {
     }
 }
 
-/// The bytes of a JSON `POST` with the session cookie and the CSRF header (what
-/// [`Client`] sends, on a kept-alive connection).
-fn post(addr: SocketAddr, path: &str, cookie: &str, body: &Value) -> Vec<u8> {
-    let body = body.to_string();
-    format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: keep-alive\r\nContent-Length: {}\r\n\
-         Content-Type: application/json\r\nX-Ostrov-Csrf: 1\r\nCookie: {cookie}\r\n\r\n{body}",
-        body.len()
-    )
-    .into_bytes()
+/// Appends what the connection has next to `buf`; the end of the connection is an error.
+async fn read_more(conn: &mut tokio::net::TcpStream, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    use tokio::io::AsyncReadExt;
+    let mut chunk = [0u8; 4096];
+    match conn.read(&mut chunk).await? {
+        0 => Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the server closed the connection")),
+        n => {
+            buf.extend_from_slice(&chunk[..n]);
+            Ok(())
+        }
+    }
 }
 
 /// Sends one request and reads its response (the server's JSON answers have a
@@ -377,35 +374,23 @@ async fn exchange(
     mut conn: tokio::net::TcpStream,
     request: &[u8],
 ) -> std::io::Result<(tokio::net::TcpStream, u16, Vec<u8>)> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
     conn.write_all(request).await?;
     let mut buf = Vec::with_capacity(1024);
-    let mut chunk = [0u8; 4096];
     let head_end = loop {
         if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
             break p + 4;
         }
-        let n = conn.read(&mut chunk).await?;
-        if n == 0 {
-            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the server closed the connection"));
-        }
-        buf.extend_from_slice(&chunk[..n]);
+        read_more(&mut conn, &mut buf).await?;
     };
     let head = std::str::from_utf8(&buf[..head_end]).map_err(|_| bad("a head that is not UTF-8"))?;
     let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).ok_or_else(|| bad("no status"))?;
-    let length: usize = head
-        .lines()
-        .filter_map(|l| l.split_once(':'))
-        .find(|(k, _)| k.trim().eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, v)| v.trim().parse().ok())
+    let length: usize = ostrov_server::client::header_in(head, "content-length")
+        .and_then(|v| v.parse().ok())
         .ok_or_else(|| bad("no Content-Length"))?;
     while buf.len() < head_end + length {
-        let n = conn.read(&mut chunk).await?;
-        if n == 0 {
-            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the server closed the connection"));
-        }
-        buf.extend_from_slice(&chunk[..n]);
+        read_more(&mut conn, &mut buf).await?;
     }
     let body = buf[head_end..head_end + length].to_vec();
     Ok((conn, status, body))

@@ -90,25 +90,7 @@ impl Client {
             }
         };
         let mut conn = conn;
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: {}\r\nContent-Length: {}\r\n",
-            self.addr,
-            if self.keep_alive { "keep-alive" } else { "close" },
-            body.len()
-        );
-        if !content_type.is_empty() {
-            head.push_str(&format!("Content-Type: {content_type}\r\n"));
-        }
-        if self.csrf {
-            head.push_str("X-Ostrov-Csrf: 1\r\n");
-        }
-        if let Some(c) = &self.cookie {
-            head.push_str(&format!("Cookie: {c}\r\n"));
-        }
-        head.push_str("\r\n");
-        let mut out = head.into_bytes();
-        out.extend_from_slice(body);
-        conn.get_mut().write_all(&out)?;
+        conn.get_mut().write_all(&self.request(method, path, content_type, body))?;
         let (head, rest) = if self.keep_alive { read_one(&mut conn)? } else { read_to_close(&mut conn)? };
         let mut lines = head.lines();
         let status = lines.next().and_then(|l| l.split_whitespace().nth(1)).and_then(|c| c.parse().ok()).unwrap_or(0);
@@ -128,6 +110,31 @@ impl Client {
             self.cookie = if kv.ends_with('=') { None } else { Some(kv) };
         }
         Ok(reply)
+    }
+
+    /// The bytes of a request as this client sends it: its session cookie, the CSRF header
+    /// (when on), and `Connection` as `keep_alive` says. For a driver that sends them over
+    /// a connection of its own (the load benchmark's asynchronous clients).
+    pub fn request(&self, method: &str, path: &str, content_type: &str, body: &[u8]) -> Vec<u8> {
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: {}\r\nContent-Length: {}\r\n",
+            self.addr,
+            if self.keep_alive { "keep-alive" } else { "close" },
+            body.len()
+        );
+        if !content_type.is_empty() {
+            head.push_str(&format!("Content-Type: {content_type}\r\n"));
+        }
+        if self.csrf {
+            head.push_str("X-Ostrov-Csrf: 1\r\n");
+        }
+        if let Some(c) = &self.cookie {
+            head.push_str(&format!("Cookie: {c}\r\n"));
+        }
+        head.push_str("\r\n");
+        let mut out = head.into_bytes();
+        out.extend_from_slice(body);
+        out
     }
 
     /// Sends JSON (or nothing for `None`).
@@ -172,12 +179,7 @@ fn read_one(conn: &mut BufReader<TcpStream>) -> std::io::Result<(String, Vec<u8>
         }
         head.push_str(&line);
     }
-    let value = |name: &str| {
-        head.lines()
-            .filter_map(|l| l.split_once(':'))
-            .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.trim().to_ascii_lowercase())
-    };
+    let value = |name: &str| header_in(&head, name).map(str::to_ascii_lowercase);
     let mut body = Vec::new();
     if value("transfer-encoding").is_some_and(|v| v.contains("chunked")) {
         loop {
@@ -201,6 +203,14 @@ fn read_one(conn: &mut BufReader<TcpStream>) -> std::io::Result<(String, Vec<u8>
         conn.read_exact(&mut body)?;
     }
     Ok((head.trim_end().to_string(), body))
+}
+
+/// The value of the header `name` (any case) in a response head, trimmed.
+pub fn header_in<'h>(head: &'h str, name: &str) -> Option<&'h str> {
+    head.lines()
+        .filter_map(|l| l.split_once(':'))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.trim())
 }
 
 fn dechunk(mut rest: &[u8]) -> Vec<u8> {
