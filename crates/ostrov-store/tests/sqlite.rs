@@ -10,6 +10,15 @@ fn temp_db(name: &str) -> String {
     dir.join("ostrov.db").to_string_lossy().into_owned()
 }
 
+/// A store opened at `path` (a file or `:memory:`) with one host and one game in it: the
+/// game's id.
+async fn store_with_game(path: &str) -> (SqliteStore, i64) {
+    let s = SqliteStore::open(path).await.unwrap();
+    let u = s.create_user("host", "HOST", "h").await.unwrap();
+    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    (s, g)
+}
+
 fn ev(at: i64, req: Option<&str>, kind: &str) -> NewEvent {
     NewEvent {
         at,
@@ -73,9 +82,7 @@ async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
 #[tokio::test]
 async fn the_database_refuses_updates_and_deletes_of_events() {
     let path = temp_db("appendonly");
-    let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
-    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    let (s, g) = store_with_game(&path).await;
     s.append(g, 0, ev(1, None, "order")).await.unwrap();
     drop(s);
     // Go around the trait: even raw SQL cannot rewrite history.
@@ -126,9 +133,7 @@ async fn pipelined_appends_of_many_games_are_grouped_into_few_commits() {
 #[tokio::test]
 async fn a_failed_batch_adds_nothing_and_answers_every_append_with_an_error() {
     let path = temp_db("failed");
-    let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
-    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    let (s, g) = store_with_game(&path).await;
     assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
     s.hold_batches(100);
     s.fail_next_batches(1);
@@ -147,9 +152,7 @@ async fn a_failed_batch_adds_nothing_and_answers_every_append_with_an_error() {
 
 #[tokio::test]
 async fn a_finished_game_keeps_its_summary() {
-    let s = SqliteStore::open(":memory:").await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
-    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    let (s, g) = store_with_game(":memory:").await;
     assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
     assert_eq!(s.game(g).await.unwrap().unwrap().finished, None);
     s.finish_game(g, &json!({"day": 3})).await.unwrap();
@@ -159,9 +162,7 @@ async fn a_finished_game_keeps_its_summary() {
 #[tokio::test]
 async fn a_backup_is_the_whole_database_taken_while_it_runs() {
     let path = temp_db("backup");
-    let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
-    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    let (s, g) = store_with_game(&path).await;
     s.append(g, 0, ev(1, Some("r1"), "order")).await.unwrap();
     let out = format!("{path}.backup");
     s.backup(&out).await.unwrap();
@@ -176,9 +177,7 @@ async fn a_backup_is_the_whole_database_taken_while_it_runs() {
 
 #[tokio::test]
 async fn one_event_by_seq_with_its_request_digest() {
-    let s = SqliteStore::open(":memory:").await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
-    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    let (s, g) = store_with_game(":memory:").await;
     let mut e = ev(1, Some("r1"), "order");
     e.request_hash = Some("abc".into());
     s.append(g, 0, e).await.unwrap();
@@ -307,9 +306,7 @@ async fn a_read_only_database_is_refused_at_open() {
 #[tokio::test]
 async fn an_append_dropped_unpolled_is_still_written() {
     for path in [temp_db("unpolled"), ":memory:".to_string()] {
-        let s = SqliteStore::open(&path).await.unwrap();
-        let u = s.create_user("host", "HOST", "h").await.unwrap();
-        let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+        let (s, g) = store_with_game(&path).await;
         drop(s.append(g, 0, ev(1, Some("first"), "created")));
         // Nothing else is appended (a later append would write it too): it comes alone.
         let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
@@ -333,9 +330,7 @@ async fn an_append_dropped_unpolled_is_still_written() {
 async fn an_append_waits_for_a_write_lock_another_connection_holds() {
     use sqlx::{ConnectOptions, Connection};
     let path = temp_db("locked");
-    let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
-    let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
+    let (s, g) = store_with_game(&path).await;
     assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
     let mut other = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).connect().await.unwrap();
     let mut tx = other.begin_with("BEGIN IMMEDIATE").await.unwrap();
