@@ -123,7 +123,7 @@ fn crash_test(db: &str, dir: &Path) {
     for (round, kill_at) in KILL_AT.into_iter().enumerate() {
         let stop = Arc::new(AtomicBool::new(false));
         // Resends answered so far this round: the first round is killed only once some
-        // resend was answered (a slow machine sends fewer orders in the same time).
+        // resend was answered, so that round 0 always checks one.
         let answered_resends = Arc::new(AtomicU32::new(0));
         let voters: Vec<_> = players
             .iter()
