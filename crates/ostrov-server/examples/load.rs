@@ -73,8 +73,15 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// Prints one line of results; the rate per second.
-fn report(what: &str, mut lat: Vec<Duration>, wall: Duration, refused: usize) -> f64 {
+/// What a part measured: its rate per second and its median latency.
+#[derive(Clone, Copy)]
+struct Measured {
+    rate: f64,
+    p50: Duration,
+}
+
+/// Prints one line of results.
+fn report(what: &str, mut lat: Vec<Duration>, wall: Duration, refused: usize) -> Measured {
     lat.sort_unstable();
     let pct = |p: f64| lat[((lat.len() as f64 * p).ceil() as usize).clamp(1, lat.len()) - 1];
     let rate = lat.len() as f64 / wall.as_secs_f64();
@@ -86,7 +93,7 @@ fn report(what: &str, mut lat: Vec<Duration>, wall: Duration, refused: usize) ->
         ms(pct(0.99)),
         ms(*lat.last().unwrap()),
     );
-    rate
+    Measured { rate, p50: pct(0.50) }
 }
 
 /// Pages written before (a), (a') and (b) are timed. SQLite's log (WAL) grows on a fresh
@@ -98,7 +105,7 @@ const WARM_PAGES: usize = 1_200;
 /// (a) One row per transaction on a fresh file, WAL and synchronous=FULL, straight through
 /// SQLite's C interface (rusqlite, the library the store's writer uses): no server, no
 /// thread but the caller's.
-fn raw_commits(dir: &Path, n: usize) -> f64 {
+fn raw_commits(dir: &Path, n: usize) -> Measured {
     let c = rusqlite::Connection::open(dir.join("raw.db")).unwrap();
     c.pragma_update(None, "journal_mode", "WAL").unwrap();
     c.pragma_update(None, "synchronous", "FULL").unwrap();
@@ -119,9 +126,9 @@ fn raw_commits(dir: &Path, n: usize) -> f64 {
     }
     let wall = t.elapsed();
     let cpu = cpu_ms() - cpu;
-    let rate = report("(a) raw SQLite, one row per commit", lat, wall, 0);
+    let raw = report("(a) raw SQLite, one row per commit", lat, wall, 0);
     println!("    CPU {:.0} µs a commit", cpu * 1000.0 / n as f64);
-    rate
+    raw
 }
 
 /// (a') The store's own `append`, one after another from a task on a runtime like the
@@ -224,6 +231,7 @@ impl Bench {
         orders: usize,
         tag: &str,
         pace: Option<Duration>,
+        ask: Ask,
     ) -> (Vec<Sample>, Duration, usize) {
         let clients = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let n = pairs.len() as u32;
@@ -248,14 +256,22 @@ impl Bench {
                     let mut lat = Vec::with_capacity(orders);
                     let mut refused = 0usize;
                     let start = tokio::time::Instant::now() + pace.map_or(Duration::ZERO, |p| p * i as u32 / n);
-                    let path = format!("/api/games/{game}/orders");
+                    let path = match ask {
+                        Ask::Vote => format!("/api/games/{game}/orders"),
+                        Ask::Read => format!("/api/games/{game}/newspapers"),
+                    };
                     for k in 0..orders {
                         if let Some(p) = pace {
                             tokio::time::sleep_until(start + p * k as u32).await;
                         }
-                        let target = format!("Игрок{:03}", (u + 1 + k % (players - 1)) % players);
-                        let body = json!({"act": "vote", "target": target, "request_id": format!("{tag}-{k}")});
-                        let request = client.request("POST", &path, "application/json", body.to_string().as_bytes());
+                        let request = match ask {
+                            Ask::Vote => {
+                                let target = format!("Игрок{:03}", (u + 1 + k % (players - 1)) % players);
+                                let body = json!({"act": "vote", "target": target, "request_id": format!("{tag}-{k}")});
+                                client.request("POST", &path, "application/json", body.to_string().as_bytes())
+                            }
+                            Ask::Read => client.request("GET", &path, "", b""),
+                        };
                         let t = Instant::now();
                         // A connection refused or reset (a full accept queue under a
                         // thousand connects) is retried with the same request id; the
@@ -283,7 +299,11 @@ impl Bench {
                         };
                         let d = t.elapsed();
                         let v: Value = serde_json::from_slice(&reply).unwrap_or(Value::Null);
-                        if status == 200 && v["accepted"] == json!(true) {
+                        let answered = match ask {
+                            Ask::Vote => v["accepted"] == json!(true),
+                            Ask::Read => v.is_array(),
+                        };
+                        if status == 200 && answered {
                             lat.push((t - t0, d));
                         } else {
                             refused += 1;
@@ -311,6 +331,16 @@ impl Bench {
             ok(self.hosts.get_mut(&game).expect("the game's host").get(&format!("/api/games/{game}/events")), "events");
         log.as_array().map_or(0, |l| l.iter().filter(|e| e["kind"] == "order").count())
     }
+}
+
+/// What each client of a part asks, again and again.
+#[derive(Clone, Copy)]
+enum Ask {
+    /// Sends a vote (`POST /api/games/{id}/orders`): checked, written and synced.
+    Vote,
+    /// Reads the list of the game's newspapers (`GET /api/games/{id}/newspapers`, a short
+    /// answer): the same session check and game lock, nothing written.
+    Read,
 }
 
 /// One accepted order: when it was sent (from the start of its part) and its latency.
@@ -594,7 +624,7 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
 
-    let raw_rate = part('a').then(|| raw_commits(&dir, raw));
+    let base = part('a').then(|| raw_commits(&dir, raw));
     if part('a') {
         store_appends(&rt, &dir, raw);
     }
@@ -631,8 +661,8 @@ fn main() {
             t.elapsed()
         );
         let ratio = |what: &str, rate: f64| {
-            if let Some(raw) = raw_rate {
-                println!("    throughput over (a): {what} {:.1}x", rate / raw);
+            if let Some(base) = base {
+                println!("    throughput over (a): {what} {:.1}x", rate / base.rate);
             }
         };
 
@@ -644,38 +674,49 @@ fn main() {
             let each = (orders * 10).min(190);
             for u in 4..8 {
                 if (u - 4) * each * 3 < WARM_PAGES {
-                    b.run(&[(u, solo, 8)], each, "w", None);
+                    b.run(&[(u, solo, 8)], each, "w", None, Ask::Vote);
                 }
             }
             let (mut lat, mut wall, mut refused) = (Vec::new(), Duration::ZERO, 0);
             let cpu = cpu_ms();
             for u in 0..4 {
-                let (l, w, r) = b.run(&[(u, solo, 8)], each, "b", None);
+                let (l, w, r) = b.run(&[(u, solo, 8)], each, "b", None, Ask::Vote);
                 lat.extend(took(&l));
                 wall += w;
                 refused += r;
             }
             let n = lat.len();
-            report("(b) server, 1 client", lat, wall, refused);
+            let one = report("(b) server, 1 client", lat, wall, refused);
             println!("    CPU {:.0} µs an order (server and client together)", (cpu_ms() - cpu) * 1000.0 / n as f64);
+            // The same exchange with nothing to write: what HTTP, the session check and the
+            // game's lock cost on their own, the floor under (b).
+            let cpu = cpu_ms();
+            let (l, w, r) = b.run(&[(0, solo, 8)], n, "r", None, Ask::Read);
+            let floor =
+                report("(b') server, 1 client, reading the list of newspapers (nothing written)", took(&l), w, r);
+            println!("    CPU {:.0} µs a request (server and client together)", (cpu_ms() - cpu) * 1000.0 / n as f64);
+            if let Some(base) = base {
+                let over = |m: Measured| m.p50.as_secs_f64() / base.p50.as_secs_f64();
+                println!("    p50 latency over (a)'s p50: (b) {:.1}x, (b') {:.1}x", over(one), over(floor));
+            }
         }
         if let Some(one) = one {
             let pairs: Vec<_> = (0..100).map(|u| (u, one, 100)).collect();
-            let (samples, wall, refused) = b.run(&pairs, orders, "c", None);
+            let (samples, wall, refused) = b.run(&pairs, orders, "c", None, Ask::Vote);
             let accepted = samples.len();
-            let rate = report("(c) server, 100 clients in one game", took(&samples), wall, refused);
-            ratio("(c)", rate);
+            let m = report("(c) server, 100 clients in one game", took(&samples), wall, refused);
+            ratio("(c)", m.rate);
             println!("    {}", slowest(&samples, wall));
             assert_eq!(b.stored_orders(one), accepted, "every accepted order is in the log once");
         }
         if !many.is_empty() {
             let pairs: Vec<_> = many.iter().flat_map(|&g| (0..20).map(move |u| (u, g, 20))).collect();
-            let (lat, wall, refused) = b.run(&pairs, orders.div_ceil(3), "d", None);
-            let rate = report("(d) server, 1,000 clients across 50 games", took(&lat), wall, refused);
-            ratio("(d)", rate);
-            let (lat, wall, refused) = b.run(&pairs, 5, "p", Some(Duration::from_secs(1)));
+            let (lat, wall, refused) = b.run(&pairs, orders.div_ceil(3), "d", None, Ask::Vote);
+            let m = report("(d) server, 1,000 clients across 50 games", took(&lat), wall, refused);
+            ratio("(d)", m.rate);
+            let (lat, wall, refused) = b.run(&pairs, 5, "p", Some(Duration::from_secs(1)), Ask::Vote);
             report("(d') server, 1,000 clients across 50 games, each one vote a second", took(&lat), wall, refused);
-            let (lat, wall, refused) = b.run(&pairs, 15, "q", Some(Duration::from_millis(200)));
+            let (lat, wall, refused) = b.run(&pairs, 15, "q", Some(Duration::from_millis(200)), Ask::Vote);
             report("(d'') server, 1,000 clients across 50 games, each five votes a second", took(&lat), wall, refused);
         }
     }
