@@ -393,6 +393,12 @@ impl SqliteStore {
         use std::sync::atomic::Ordering::Relaxed;
         self.writer.as_ref().map_or((0, 0), |w| (w.faults().batches.load(Relaxed), w.faults().appends.load(Relaxed)))
     }
+
+    /// How many of those batches were written by the task that awaited an append (the
+    /// database idle) rather than by the writer thread.
+    pub fn batches_by_tasks(&self) -> u64 {
+        self.writer.as_ref().map_or(0, |w| w.faults().by_tasks.load(std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 /// The columns of [`User`].

@@ -8,10 +8,13 @@
 //! Who writes: the writer thread, or, when the database is idle, the task that awaits the
 //! append. A lone order under light load is then written on the thread that already runs
 //! its request, so its answer does not wait for two more threads to wake after the sync
-//! (on a virtual machine each such wake-up costs a good part of the sync itself). That
-//! task writes at most one batch and never waits for a lock: if the connection is busy or
-//! more appends are waiting after its batch, the writer thread is woken to go on. The
-//! writer thread alone writes while a test hook is set, and for an in-memory database.
+//! (on a virtual machine each such wake-up costs a good part of the sync itself). Only an
+//! append issued while no other is unanswered is written so: under load, a task that wrote
+//! would keep one of the runtime's few threads waiting for a sync while other requests
+//! wait for that thread. That task writes at most one batch and never waits for a lock: if
+//! the connection is busy or more appends are waiting after its batch, the writer thread is
+//! woken to go on. The writer thread alone writes while a test hook is set, and for an
+//! in-memory database.
 //!
 //! The writer remembers the last number it wrote for each game: a batch whose every append
 //! expects exactly that is written as it comes (one `INSERT` for a lone append: its own
@@ -51,6 +54,10 @@ pub(crate) struct Faults {
     pub hold_ms: AtomicU64,
     pub batches: AtomicU64,
     pub appends: AtomicU64,
+    /// Appends queued and not yet answered.
+    pub unanswered: AtomicU64,
+    /// Batches written by the task that awaited an append rather than the writer thread.
+    pub by_tasks: AtomicU64,
 }
 
 impl Faults {
@@ -154,9 +161,11 @@ impl Writer {
     ) -> impl Future<Output = Result<Appended>> + Send + 'static {
         let (reply, answer) = oneshot::channel();
         let s = self.0 .0.clone();
+        let others = s.faults.unanswered.fetch_add(1, Ordering::AcqRel);
         lock(&s.queue).push_back(Job { game, expected, ev, reply });
-        // Decided once: either the writer thread is woken now, or the awaiting task writes.
-        let inline = s.inline && !s.faults.hooked();
+        // Decided once: either the writer thread is woken now, or the awaiting task writes
+        // (only a lone append; see the module's documentation).
+        let inline = s.inline && !s.faults.hooked() && others == 0;
         if !inline {
             s.ring();
         }
@@ -215,12 +224,17 @@ impl Shared {
         };
         let batch = self.take();
         if !batch.is_empty() {
-            if let Err(batch) = quick(&mut db, batch, &self.faults) {
-                // Not written (the database is busy, or the batch needs the careful way):
-                // back to the front of the queue, in order, for the writer thread.
-                let mut q = lock(&self.queue);
-                for j in batch.into_iter().rev() {
-                    q.push_front(j);
+            match quick(&mut db, batch, &self.faults) {
+                Ok(()) => {
+                    self.faults.by_tasks.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(batch) => {
+                    // Not written (the database is busy, or the batch needs the careful
+                    // way): back to the front of the queue, in order, for the writer thread.
+                    let mut q = lock(&self.queue);
+                    for j in batch.into_iter().rev() {
+                        q.push_front(j);
+                    }
                 }
             }
         }
@@ -295,6 +309,7 @@ fn quick(db: &mut Db, batch: Vec<Job>, faults: &Faults) -> std::result::Result<(
 fn answer(db: &mut Db, batch: Vec<Job>, outcome: Result<Vec<Appended>>, faults: &Faults) {
     faults.batches.fetch_add(1, Ordering::Relaxed);
     faults.appends.fetch_add(batch.len() as u64, Ordering::Relaxed);
+    faults.unanswered.fetch_sub(batch.len() as u64, Ordering::AcqRel);
     match outcome {
         Ok(answers) => {
             for (j, a) in batch.into_iter().zip(answers) {

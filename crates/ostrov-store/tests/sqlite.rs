@@ -130,6 +130,28 @@ async fn pipelined_appends_of_many_games_are_grouped_into_few_commits() {
     }
 }
 
+/// A lone append is written by the task that awaits it, on the thread that runs it. One
+/// issued while another is unanswered is the writer thread's, even if awaited first: a
+/// runtime thread never waits for a sync while other requests wait for it.
+#[tokio::test]
+async fn a_lone_append_is_written_by_its_own_task_and_one_among_others_by_the_writer_thread() {
+    let (s, g) = store_with_game(&temp_db("lone")).await;
+    // The first append of a game is checked against the log by the writer thread.
+    assert_eq!(s.append(g, 0, ev(0, None, "order")).await.unwrap(), Appended::New(1));
+    let t0 = s.batches_by_tasks();
+    for k in 1..6 {
+        assert_eq!(s.append(g, k, ev(k, None, "order")).await.unwrap(), Appended::New(k + 1));
+    }
+    assert_eq!(s.batches_by_tasks() - t0, 5, "each lone append is written by its task");
+    let (b0, _) = s.batch_counts();
+    let first = s.append(g, 6, ev(6, None, "order"));
+    let second = s.append(g, 7, ev(7, None, "order"));
+    assert_eq!(second.await.unwrap(), Appended::New(8));
+    assert_eq!(first.await.unwrap(), Appended::New(7));
+    assert_eq!(s.batches_by_tasks() - t0, 5, "the second was issued behind the first: the writer thread wrote both");
+    assert_eq!(s.batch_counts().0 - b0, 1, "both in one batch");
+}
+
 #[tokio::test]
 async fn a_failed_batch_adds_nothing_and_answers_every_append_with_an_error() {
     let path = temp_db("failed");
