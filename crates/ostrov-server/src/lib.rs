@@ -141,11 +141,18 @@ pub struct ClientRequest {
 }
 
 impl ClientRequest {
-    /// The request `what` (the route and its body without the id) under the id `id`.
-    pub fn new(id: String, what: &serde_json::Value) -> ClientRequest {
+    /// The request whose JSON is `what` (the route and its body without the id, see
+    /// [`routes::client_request`]), under the id `id`: the digest is the first 16 bytes of
+    /// its SHA-256, in lowercase hexadecimal.
+    pub fn of_bytes(id: String, what: &[u8]) -> ClientRequest {
         use sha2::Digest;
-        let digest = sha2::Sha256::digest(what.to_string().as_bytes());
-        let hash = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let digest = sha2::Sha256::digest(what);
+        let mut hash = String::with_capacity(32);
+        for b in &digest[..16] {
+            hash.push(HEX[usize::from(b >> 4)] as char);
+            hash.push(HEX[usize::from(b & 15)] as char);
+        }
         ClientRequest { id, hash }
     }
 
