@@ -47,7 +47,8 @@ struct Job {
     reply: oneshot::Sender<Result<Appended>>,
 }
 
-/// Fault injection for tests, and counters.
+/// Fault injection for tests, and counters (one of which, `unanswered`, decides who writes:
+/// see the module's documentation).
 #[derive(Default)]
 pub(crate) struct Faults {
     pub fail: AtomicU32,
