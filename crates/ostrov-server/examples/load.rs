@@ -4,7 +4,8 @@
 //! - (a) a raw SQLite loop committing one row per transaction, with the store's pragmas,
 //!   and (a') the store's own `append` of an order event, one after another (no HTTP);
 //! - (b) the server in-process on a loopback port, 1 client sending votes one after another
-//!   ((a), (a') and (b) are each timed after a warm-up: see `WARM_PAGES`);
+//!   ((a), (a') and (b) are each timed after a warm-up: see `WARM_PAGES`), and (b') the same
+//!   client asking for a short answer that writes nothing (the floor under (b));
 //! - (c) 100 clients in one game, each sending votes over its own kept-alive connection,
 //!   as a browser does (the clients are tasks on one thread of their own, so that they take
 //!   as little as they can of the cores the server runs on);
@@ -27,8 +28,8 @@
 //! hundred clients connect and send at the same instant. `--parts` runs only the parts
 //! named (`--parts b` for one client under a profiler).
 //!
-//! Each part prints p50/p99/max latency and orders (or commits) per second; (c) and (d)
-//! also their throughput over (a)'s.
+//! Each part prints p50/p99/max latency and orders (or commits) per second; (b) and (b')
+//! also their p50 latency over (a)'s, and (c) and (d) their throughput over (a)'s.
 
 /// The allocator `ostrov serve` runs with (see crates/ostrov/src/main.rs).
 #[global_allocator]
