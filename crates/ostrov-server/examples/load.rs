@@ -619,6 +619,8 @@ fn main() {
         None => "abcde".to_string(),
     };
     let part = |c: char| parts.contains(c);
+    // As `ostrov serve` does at start.
+    ostrov_server::process::small_pages().expect("transparent huge pages turned off");
 
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     let dir: PathBuf = std::env::temp_dir().join(format!("ostrov-load-{}-{nanos}", std::process::id()));

@@ -27,6 +27,7 @@ pub mod live;
 pub mod local;
 pub mod net;
 pub mod password;
+pub mod process;
 pub mod ratelimit;
 pub mod registry;
 pub mod routes;

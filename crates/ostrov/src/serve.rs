@@ -41,6 +41,13 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
+    // Before the runtime's threads start allocating (see the function's documentation).
+    if let Err(e) = ostrov_server::process::small_pages() {
+        eprintln!(
+            "Предупреждение: не удалось отключить огромные страницы памяти ({e}); \
+             под нагрузкой ответы могут задерживаться на несколько миллисекунд."
+        );
+    }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async move {
         let store = AnyStore::open(&a.db).await.map_err(|e| Failure(format!("{}: {e}", a.db)))?;

@@ -5,7 +5,9 @@
 //! answered "accepted" is in the log exactly once at its seq, an order that got no answer
 //! is there at most once, a refused order is never there, a resent request id answers the
 //! same sequence number without a new event, and the day's resolution (the clock moved past
-//! the deadline, the server killed and restarted around it) happens exactly once.
+//! the deadline, the server killed and restarted around it) happens exactly once. And the
+//! process runs without transparent huge pages, whose zeroing stalled a thread for
+//! milliseconds under that load.
 
 mod support;
 
@@ -53,6 +55,21 @@ fn request_seqs(log: &[Value]) -> HashMap<String, i64> {
         }
     }
     out
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn the_server_process_runs_without_transparent_huge_pages() {
+    let dir = temp_dir("serve-pages");
+    let clock = dir.join("clock");
+    set_clock(&clock, T0);
+    let server = Node::start(dir.join("ostrov.db"), &clock);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("the process's status");
+    server.kill();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let line =
+        status.lines().find(|l| l.starts_with("THP_enabled:")).expect("a THP_enabled line (Linux 5.0 and later)");
+    assert_eq!(line.split_whitespace().nth(1), Some("0"), "{line}");
 }
 
 #[test]

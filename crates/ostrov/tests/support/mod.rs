@@ -53,6 +53,11 @@ impl Node {
         Node { child, addr }
     }
 
+    /// The process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// SIGKILL now, and wait for the process to be gone.
     pub fn kill(mut self) {
         self.child.kill().expect("kill");
