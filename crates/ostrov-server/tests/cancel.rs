@@ -2,13 +2,15 @@
 //! in the log, but the game in memory must be the fold of the log either way (the same
 //! orders as the stored log, and a restart changes nothing). Also: a game row whose
 //! `created` event never made it to the log (a crash between the two writes) does not
-//! stop the server from loading.
+//! stop the server from loading. And on a store shared with other nodes, an order whose
+//! appends keep losing the race for the next sequence number is retried for
+//! `SHARED_PATIENCE`, however many races that is, then refused with 503 and nothing stored.
 
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ostrov_server::client::Client;
 use ostrov_server::local::ManualClock;
@@ -19,11 +21,22 @@ use serde_json::{json, Value};
 /// 2026-12-01 10:00 Moscow.
 const T0: i64 = 1_796_108_400;
 
-/// A store whose appends answer late (after the write is durable), as a slow disk would.
+/// A SQLite store with faults on demand: appends that answer late (after the write is
+/// durable), as a slow disk would; or, when `shared`, a store other nodes write too, whose
+/// next `lose` appends are not written and answer that another node took the sequence
+/// number first (after a millisecond, a round trip to the database).
 #[derive(Clone)]
 struct Slow {
     inner: SqliteStore,
     delay_ms: Arc<AtomicU64>,
+    shared: bool,
+    lose: Arc<AtomicU64>,
+}
+
+impl Slow {
+    fn over(inner: SqliteStore) -> Slow {
+        Slow { inner, delay_ms: Arc::default(), shared: false, lose: Arc::default() }
+    }
 }
 
 type R<T> = ostrov_store::Result<T>;
@@ -80,9 +93,14 @@ impl Store for Slow {
         expected_seq: i64,
         ev: NewEvent,
     ) -> impl std::future::Future<Output = R<Appended>> + Send + 'static {
-        let pending = self.inner.append(game_id, expected_seq, ev);
+        let lost = self.lose.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
+        let pending = (!lost).then(|| self.inner.append(game_id, expected_seq, ev));
         let delay_ms = self.delay_ms.clone();
         async move {
+            let Some(pending) = pending else {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+                return Ok(Appended::Conflict { last: expected_seq });
+            };
             let r = pending.await;
             let ms = delay_ms.load(Ordering::SeqCst);
             if ms > 0 {
@@ -96,6 +114,9 @@ impl Store for Slow {
     }
     async fn event(&self, game_id: i64, seq: i64) -> R<Option<Event>> {
         self.inner.event(game_id, seq).await
+    }
+    fn shared(&self) -> bool {
+        self.shared
     }
 }
 
@@ -154,8 +175,9 @@ fn orders(host: &mut Client, game: i64) -> (usize, usize) {
 #[test]
 fn a_client_hanging_up_mid_append_leaves_memory_equal_to_the_log() {
     let db = temp_db("hangup");
-    let delay = Arc::new(AtomicU64::new(0));
-    let server = serve(Slow { inner: open(&db), delay_ms: delay.clone() }).unwrap();
+    let store = Slow::over(open(&db));
+    let delay = store.delay_ms.clone();
+    let server = serve(store).unwrap();
     let addr = server.addr;
     let mut host = user(addr, "Ведущий");
     let g = ok(host.post("/api/games", json!({"title": "Обрыв", "slots": 4, "seed": 3})));
@@ -227,4 +249,61 @@ fn a_game_row_without_its_created_event_does_not_stop_the_server() {
     let mut host = Client { addr: server.addr, ..host };
     ok(host.get(&format!("/api/games/{game}")));
     assert_eq!(host.get(&format!("/api/games/{orphan}")).unwrap().status, 404);
+}
+
+/// A started game of four on a shared [`Slow`] store: the server, the store's `lose`
+/// counter, the host, the players and the game's id.
+fn shared_game(tag: &str) -> (Running, Arc<AtomicU64>, Client, Vec<Client>, i64) {
+    let store = Slow { shared: true, ..Slow::over(open(&temp_db(tag))) };
+    let lose = store.lose.clone();
+    let server = serve(store).unwrap();
+    let addr = server.addr;
+    let mut host = user(addr, "Ведущий");
+    let g = ok(host.post("/api/games", json!({"title": "Гонка", "slots": 4, "seed": 5})));
+    let game = g["id"].as_i64().unwrap();
+    let invite = g["invite"].as_str().unwrap().to_string();
+    let players: Vec<Client> = ["Аня", "Боря", "Вера", "Гоша"]
+        .iter()
+        .map(|n| {
+            let mut c = user(addr, n);
+            ok(c.post(&format!("/api/invites/{invite}/join"), json!({})));
+            c
+        })
+        .collect();
+    ok(host.post(&format!("/api/games/{game}/start"), json!({})));
+    (server, lose, host, players, game)
+}
+
+#[test]
+fn an_order_that_loses_many_races_in_a_row_is_still_accepted() {
+    let (_server, lose, mut host, mut players, game) = shared_game("races");
+    // Far more lost races than the 64 tries the server used to give up after.
+    lose.store(300, Ordering::SeqCst);
+    let v = ok(players[0].post(&format!("/api/games/{game}/orders"), json!({"act": "vote", "target": "Боря"})));
+    assert_eq!(v["accepted"], json!(true), "{v}");
+    assert_eq!(lose.load(Ordering::SeqCst), 0, "every lost race was retried");
+    assert_eq!(orders(&mut host, game), (1, 1));
+}
+
+#[test]
+fn an_order_that_keeps_losing_is_refused_after_the_patience_and_not_stored() {
+    let (_server, lose, mut host, mut players, game) = shared_game("patience");
+    lose.store(u64::MAX, Ordering::SeqCst);
+    let t = Instant::now();
+    let r = players[0]
+        .post(&format!("/api/games/{game}/orders"), json!({"act": "vote", "target": "Боря", "request_id": "p-1"}))
+        .expect("an answer");
+    let took = t.elapsed();
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert_eq!(r.json()["error"], json!("not_saved"), "{}", r.body);
+    assert!(r.body.contains("Запрос не сохранён"), "{}", r.body);
+    assert!(took >= ostrov_server::SHARED_PATIENCE, "refused after {took:?}, before the patience ran out");
+    assert!(took < ostrov_server::SHARED_PATIENCE + Duration::from_secs(5), "refused only after {took:?}");
+    lose.store(0, Ordering::SeqCst);
+    assert_eq!(orders(&mut host, game), (0, 0), "nothing of the refused order is kept");
+    // Sent again with the same request id, it is stored once.
+    let v = ok(players[0]
+        .post(&format!("/api/games/{game}/orders"), json!({"act": "vote", "target": "Боря", "request_id": "p-1"})));
+    assert_eq!(v["duplicate"], json!(false), "{v}");
+    assert_eq!(orders(&mut host, game), (1, 1));
 }
