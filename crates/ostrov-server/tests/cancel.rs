@@ -172,18 +172,16 @@ fn orders(host: &mut Client, game: i64) -> (usize, usize) {
     (view["orders"].as_array().map_or(0, Vec::len), stored)
 }
 
-#[test]
-fn a_client_hanging_up_mid_append_leaves_memory_equal_to_the_log() {
-    let db = temp_db("hangup");
-    let store = Slow::over(open(&db));
-    let delay = store.delay_ms.clone();
+/// A server on `store` with a game of four titled `title`, joined and started: the server,
+/// the host, the players (Аня, Боря, Вера, Гоша) and the game's id.
+fn started_game(store: Slow, title: &str) -> (Running, Client, Vec<Client>, i64) {
     let server = serve(store).unwrap();
     let addr = server.addr;
     let mut host = user(addr, "Ведущий");
-    let g = ok(host.post("/api/games", json!({"title": "Обрыв", "slots": 4, "seed": 3})));
+    let g = ok(host.post("/api/games", json!({"title": title, "slots": 4, "seed": 3})));
     let game = g["id"].as_i64().unwrap();
     let invite = g["invite"].as_str().unwrap().to_string();
-    let mut players: Vec<Client> = ["Аня", "Боря", "Вера", "Гоша"]
+    let players: Vec<Client> = ["Аня", "Боря", "Вера", "Гоша"]
         .iter()
         .map(|n| {
             let mut c = user(addr, n);
@@ -192,6 +190,16 @@ fn a_client_hanging_up_mid_append_leaves_memory_equal_to_the_log() {
         })
         .collect();
     ok(host.post(&format!("/api/games/{game}/start"), json!({})));
+    (server, host, players, game)
+}
+
+#[test]
+fn a_client_hanging_up_mid_append_leaves_memory_equal_to_the_log() {
+    let db = temp_db("hangup");
+    let store = Slow::over(open(&db));
+    let delay = store.delay_ms.clone();
+    let (server, mut host, mut players, game) = started_game(store, "Обрыв");
+    let addr = server.addr;
 
     // Аня's vote: the client hangs up while the store is answering.
     delay.store(400, Ordering::SeqCst);
@@ -256,21 +264,7 @@ fn a_game_row_without_its_created_event_does_not_stop_the_server() {
 fn shared_game(tag: &str) -> (Running, Arc<AtomicU64>, Client, Vec<Client>, i64) {
     let store = Slow { shared: true, ..Slow::over(open(&temp_db(tag))) };
     let lose = store.lose.clone();
-    let server = serve(store).unwrap();
-    let addr = server.addr;
-    let mut host = user(addr, "Ведущий");
-    let g = ok(host.post("/api/games", json!({"title": "Гонка", "slots": 4, "seed": 5})));
-    let game = g["id"].as_i64().unwrap();
-    let invite = g["invite"].as_str().unwrap().to_string();
-    let players: Vec<Client> = ["Аня", "Боря", "Вера", "Гоша"]
-        .iter()
-        .map(|n| {
-            let mut c = user(addr, n);
-            ok(c.post(&format!("/api/invites/{invite}/join"), json!({})));
-            c
-        })
-        .collect();
-    ok(host.post(&format!("/api/games/{game}/start"), json!({})));
+    let (server, host, players, game) = started_game(store, "Гонка");
     (server, lose, host, players, game)
 }
 
