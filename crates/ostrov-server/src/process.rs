@@ -8,8 +8,8 @@
 /// guest's memory as it is first touched, one such fault took 5–6 ms; it stalled whichever
 /// thread met it — the store's writer, and with it every order waiting for a sync — and
 /// alone made the slowest percent of 100 clients' orders twice as slow (README, "Server
-/// performance"). With 4 KiB pages the same memory is touched in steps of a few
-/// microseconds. The server holds little memory (tens of KiB a running game), so it gains
+/// performance"). With 4 KiB pages the same memory is touched in steps of about 10 µs.
+/// The server holds little memory (tens of KiB a running game), so it gains
 /// nothing from huge pages that is worth those pauses. mimalloc does the same when its
 /// `allow_thp` option is off; it is set here, once at start, because that option is read
 /// from the environment before `main` runs.
