@@ -59,7 +59,7 @@ pub async fn user_of<S: Store>(st: &AppState<S>, h: &HeaderMap) -> Result<i64, A
 pub async fn new_session<S: Store>(st: &AppState<S>, user: i64) -> Result<String, ApiError> {
     let mut b = [0u8; 32];
     OsRng.fill_bytes(&mut b);
-    let token: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    let token = crate::hex(&b);
     st.store.create_session(&token, user, st.clock.now() + SESSION_SECS).await?;
     Ok(format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={SESSION_SECS}"))
 }

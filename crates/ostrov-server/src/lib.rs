@@ -141,20 +141,25 @@ pub struct ClientRequest {
     pub hash: String,
 }
 
+/// `bytes` in lowercase hexadecimal, two digits a byte: digests, session tokens, invite
+/// codes.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    out
+}
+
 impl ClientRequest {
     /// The request whose JSON is `what` (the route and its body without the id, see
     /// [`routes::client_request`]), under the id `id`: the digest is the first 16 bytes of
     /// its SHA-256, in lowercase hexadecimal.
     pub fn of_bytes(id: String, what: &[u8]) -> ClientRequest {
         use sha2::Digest;
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let digest = sha2::Sha256::digest(what);
-        let mut hash = String::with_capacity(32);
-        for b in &digest[..16] {
-            hash.push(HEX[usize::from(b >> 4)] as char);
-            hash.push(HEX[usize::from(b & 15)] as char);
-        }
-        ClientRequest { id, hash }
+        ClientRequest { id, hash: hex(&sha2::Sha256::digest(what)[..16]) }
     }
 
     /// An id that names what it does (a scheduler step, a form's flag): nothing else to

@@ -64,7 +64,7 @@ pub async fn create_game<S: Store>(
     })?;
     let mut b = [0u8; 12];
     OsRng.fill_bytes(&mut b);
-    let invite: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    let invite = crate::hex(&b);
     let setup = serde_json::to_value(&config).map_err(|e| ApiError::Internal(e.to_string()))?;
     // Stored and registered in a task of its own, so that a client hanging up cannot leave
     // a game in the database that the server does not know.

@@ -73,7 +73,7 @@ fn digest(secret: &str) -> String {
     let mut h = Blake2s256::new();
     h.update(b"ostrov-csrf\0");
     h.update(secret.as_bytes());
-    h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+    crate::hex(&h.finalize()[..16])
 }
 
 fn cookie(h: &HeaderMap, name: &str) -> Option<String> {
@@ -107,7 +107,7 @@ impl Visitor {
                 use argon2::password_hash::rand_core::{OsRng, RngCore};
                 let mut b = [0u8; 16];
                 OsRng.fill_bytes(&mut b);
-                let p: String = b.iter().map(|x| format!("{x:02x}")).collect();
+                let p = crate::hex(&b);
                 (p.clone(), Some(p))
             }
         };
