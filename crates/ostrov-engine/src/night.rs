@@ -352,7 +352,9 @@ impl Resolution<'_> {
                 self.trigger(t, Item::CamoRobe, 18);
                 self.tell(18, || say::camouflage(tn.who()));
             } else if !self.day.record.assaulted.contains(&t) {
-                self.tell(17, || say::assault(tn.who()));
+                // The victim is a secret (O-PAPER-2): the host's log and the victim's
+                // notice say it, the newspaper does not.
+                self.say(17, || say::assault(tn.who()));
                 self.day.record.assaulted.push(t);
                 self.st.notify(t, NoticeKind::Assaulted);
             }

@@ -96,3 +96,22 @@ fn next_day_announcement_of_the_sample() {
     assert_eq!(a.event, m.days[0].next_event, "the evening paper said the same");
     insta::assert_snapshot!(ostrov_paper::announcement(&m, &a).render(Format::Markdown));
 }
+
+/// O-PAPER-2 (issue 28, point 1): the maniac's victim is never published. In the sample
+/// Зоя (the maniac) visits a player on night 1: the host's step log says whom, no
+/// newspaper in any format does, and the victim is told privately.
+#[test]
+fn the_maniacs_victim_is_in_no_newspaper_o_paper_2() {
+    let m = sample();
+    let victims = &m.days[0].assaulted;
+    assert_eq!(victims.len(), 1, "the sample's maniac visits someone on night 1");
+    let victim = m.state.name(victims[0]).to_string();
+    let log = ostrov_engine::Report::of(&m).days[0].log.iter().map(|l| l.text.clone()).collect::<Vec<_>>().join("\n");
+    assert!(log.contains("Сексманьяк навещает"), "the host's log says it: {log}");
+    for f in [Format::Markdown, Format::Gfm, Format::Bbcode, Format::Html, Format::HtmlFragment, Format::Plain] {
+        let text = all(&m, f);
+        assert!(!text.contains("навещает") && !text.contains("нет ни голоса, ни слова"), "{f:?}: {text}");
+    }
+    let own = inbox(&m, victims[0], None, Format::Plain);
+    assert!(!own.is_empty(), "{victim} is told: {own}");
+}

@@ -119,6 +119,30 @@ fn speaker_mark(s: &str) -> String {
     }
 }
 
+/// How a post's author spoke, as `viewer` (the account `user`) may know it. The maniac's
+/// victim is a secret (O-PAPER-2): only the host and the victim see that mark; to anyone
+/// else the post looks like any free post.
+fn speaker_seen<'a>(p: &'a Post, viewer: Viewer, user: i64) -> &'a str {
+    let secret = p.speaker == ostrov_engine::Speech::LikeDead(ostrov_engine::Silence::Assaulted).id();
+    if secret && viewer != Viewer::Host && p.user != user {
+        ostrov_engine::Speech::Free.id()
+    } else {
+        &p.speaker
+    }
+}
+
+/// The mark `viewer` sees on a post (the host's own marks say which only the host sees).
+fn mark_seen(p: &Post, viewer: Viewer, user: i64) -> String {
+    let speaker = speaker_seen(p, viewer, user);
+    let mark = speaker_mark(speaker);
+    let secret = speaker == ostrov_engine::Speech::LikeDead(ostrov_engine::Silence::Assaulted).id();
+    if secret && viewer == Viewer::Host && p.user != user {
+        format!("{mark} (видит только ведущий)")
+    } else {
+        mark
+    }
+}
+
 fn pieces(line: &str, palms: bool) -> Vec<Piece> {
     let mut out: Vec<Piece> = Vec::new();
     let mut word = String::new();
@@ -200,8 +224,8 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, sh
                     shown,
                     day: p.day,
                     name: p.post.name.clone(),
-                    speaker: p.post.speaker.clone(),
-                    mark: speaker_mark(&p.post.speaker),
+                    speaker: speaker_seen(&p.post, viewer, user).to_string(),
+                    mark: mark_seen(&p.post, viewer, user),
                     at: w.text,
                     iso: w.iso,
                     lines: p.post.text.split('\n').map(|l| pieces(l, !p.post.banned.is_empty())).collect(),
