@@ -327,12 +327,54 @@ pub struct Live {
     pub sent_today: HashMap<String, usize>,
     /// The last sequence number folded.
     pub seq: i64,
+    /// How many folded events each audience could see the effect of: what the live
+    /// stream compares to tell a viewer only of what that viewer may see (issue 28).
+    pub changes: ChangeCounts,
     /// Why the game cannot go on by itself, for the host: a scheduler step that fails (the
     /// server retries it). Set by the server, not by the fold.
     pub broken: Option<String>,
     /// Stored entries that no longer apply (a log written by an older server that checked
     /// less), skipped by the fold rather than stopping the game: for the host.
     pub skipped: Vec<String>,
+}
+
+/// Who may see what one event changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// Everyone who may look at the game.
+    Everyone,
+    /// The pack (werewolves and the halfblood, dead or alive) and the host.
+    Pack,
+    /// One seat (by its index) and the host.
+    Seat(usize),
+    /// The host alone.
+    Host,
+}
+
+/// How many folded events each audience could see the effect of. The host sees every
+/// event ([`Live::seq`]); a viewer's own count is what [`crate::view::stamp`] reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChangeCounts {
+    pub everyone: u64,
+    pub pack: u64,
+    /// By seat index.
+    pub seats: Vec<u64>,
+}
+
+impl ChangeCounts {
+    fn count(&mut self, audience: Audience) {
+        match audience {
+            Audience::Everyone => self.everyone += 1,
+            Audience::Pack => self.pack += 1,
+            Audience::Seat(i) => {
+                if self.seats.len() <= i {
+                    self.seats.resize(i + 1, 0);
+                }
+                self.seats[i] += 1;
+            }
+            Audience::Host => {}
+        }
+    }
 }
 
 fn state(code: &'static str, msg: impl Into<String>) -> Refused {
@@ -385,6 +427,7 @@ impl Live {
             posts: Vec::new(),
             sent_today: HashMap::new(),
             seq: 0,
+            changes: ChangeCounts::default(),
             broken: None,
             skipped: Vec::new(),
         })
@@ -519,6 +562,14 @@ impl Live {
     /// Applies one event at time `at`. On an error nothing has changed that matters: the
     /// server applies events to a copy first and keeps it only when this succeeds.
     pub fn apply(&mut self, ev: &GameEvent, at: i64) -> Result<(), Refused> {
+        let audience = self.apply_event(ev, at)?;
+        self.changes.count(audience);
+        Ok(())
+    }
+
+    /// [`Live::apply`]'s work; says who may see what the event changed.
+    fn apply_event(&mut self, ev: &GameEvent, at: i64) -> Result<Audience, Refused> {
+        let mut audience = Audience::Everyone;
         match ev {
             GameEvent::Created(_) => return Err(state("created", "Игра уже создана.")),
             GameEvent::Joined { user, name } => self.join(*user, name)?,
@@ -566,6 +617,11 @@ impl Live {
                     .map_err(|e| state("bad_order", format!("Неверный приказ: {e}.")))?;
                 let m = self.m.as_mut().expect("a running game has a match");
                 m.submit(&o).map_err(Refused::Rule)?;
+                // A player's order is theirs and the host's (a host's order is public:
+                // its effects are in the history and the papers).
+                if let ostrov_engine::Actor::Player(p) = o.by {
+                    audience = Audience::Seat(p.index());
+                }
                 self.day_entry(*day).orders.push(order.clone());
                 *self.sent_today.entry(order.by.clone()).or_default() += 1;
                 let t = &mut self.days[*day as usize - 1];
@@ -616,7 +672,13 @@ impl Live {
                     });
                 }
             }
-            GameEvent::Fixed { day, fix } => self.fix(*day, fix)?,
+            GameEvent::Fixed { day, fix } => {
+                self.fix(*day, fix)?;
+                // A fixed tie-break shows only in the day's resolution.
+                if fix.only_ties() {
+                    audience = Audience::Host;
+                }
+            }
             GameEvent::Extended { day, deadline_at } => {
                 if self.open_day() != Some(*day) {
                     return Err(state("not_now", "Продлить можно только открытый день."));
@@ -662,11 +724,16 @@ impl Live {
                     text: "Ведущий снял игру с паузы.".into(),
                 });
             }
-            GameEvent::Posted { day, post } => self.post(*day, post, at)?,
+            GameEvent::Posted { day, post } => {
+                self.post(*day, post, at)?;
+                if post.room == Room::Pack {
+                    audience = Audience::Pack;
+                }
+            }
             GameEvent::Flagged { post } => self.flag(*post, false, at)?,
             GameEvent::Dismissed { post } => self.flag(*post, true, at)?,
         }
-        Ok(())
+        Ok(audience)
     }
 
     /// The next standing Palms bloom flag of the open day to become the host penalty

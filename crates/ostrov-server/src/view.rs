@@ -33,6 +33,22 @@ impl Viewer {
     }
 }
 
+/// What `viewer` may see changed in a game, as a stamp that changes when (and only when)
+/// something that viewer may see changed: the live stream compares stamps (issue 28).
+/// The host sees every event; a seat sees the public ones, its own and (in the pack) the
+/// pack's; anyone else the public ones.
+pub fn stamp(live: &Live, viewer: Viewer) -> [u64; 3] {
+    let c = &live.changes;
+    match viewer {
+        Viewer::Host => [live.seq.max(0) as u64, 0, 0],
+        Viewer::Player(p) => {
+            let pack = live.m.as_ref().is_some_and(|m| !pack_of(m, p).is_empty());
+            [c.everyone, if pack { c.pack } else { 0 }, c.seats.get(p.index()).copied().unwrap_or(0)]
+        }
+        Viewer::Outsider => [c.everyone, 0, 0],
+    }
+}
+
 /// The players whose roles `p` knows from the start: the pack (R-SIDE-2).
 pub fn pack_of(m: &Match, p: PlayerId) -> Vec<PlayerId> {
     let mut v: Vec<PlayerId> = Vec::new();

@@ -1,16 +1,22 @@
-//! The hostile round's published leaks (issue 28), over HTTP:
+//! The hostile round's two published leaks (issue 28, points 1 and 2), over HTTP:
 //! - the maniac's victim is a secret (O-PAPER-2): no newspaper of any format names it, and
 //!   the victim's posts carry the «жертва маньяка» mark for the host (marked host-only)
-//!   and the victim alone.
+//!   and the victim alone;
+//! - the live stream tells a viewer only of what that viewer may see: a secret order or a
+//!   pack post sends no `changed` to a villager or an outsider, and nothing a viewer gets
+//!   (the stream's data, an order's reply) counts the game's hidden events.
 
 mod support;
 
-support::both_stores!(the_maniacs_victim_is_told_to_nobody_else);
+support::both_stores!(the_maniacs_victim_is_told_to_nobody_else, the_live_stream_tells_each_viewer_only_what_they_see);
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::time::Duration;
 
 use ostrov_server::client::Client;
-use serde_json::json;
+use serde_json::{json, Value};
 use support::{no_events, ok, Server, HOUR, START};
 
 const NAMES: [&str; 6] = ["Алла", "Борис", "Вера", "Глеб", "Дана", "Егор"];
@@ -122,4 +128,102 @@ fn the_maniacs_victim_is_told_to_nobody_else() {
     assert!(!own.body.contains("видит только ведущий"), "{}", own.body);
     let host = t.host.get(&thread).unwrap();
     assert!(host.body.contains("жертва маньяка") && host.body.contains("видит только ведущий"), "{}", host.body);
+}
+
+/// An open live stream of a game: its events as they come, `(event, data)`.
+struct Stream {
+    lines: BufReader<TcpStream>,
+}
+
+impl Stream {
+    fn open(c: &Client, id: i64) -> Stream {
+        let mut s = TcpStream::connect(c.addr).unwrap();
+        let cookie = c.cookie.as_ref().map(|k| format!("Cookie: {k}\r\n")).unwrap_or_default();
+        write!(s, "GET /games/{id}/live HTTP/1.1\r\nHost: x\r\n{cookie}\r\n").unwrap();
+        let mut lines = BufReader::new(s);
+        let mut status = String::new();
+        lines.read_line(&mut status).unwrap();
+        assert!(status.contains(" 200 "), "{status}");
+        Stream { lines }
+    }
+
+    /// The next event within `wait`, or `None`. Keep-alive comments are skipped.
+    fn next(&mut self, wait: Duration) -> Option<(String, String)> {
+        self.lines.get_ref().set_read_timeout(Some(wait)).unwrap();
+        let (mut event, mut data) = (String::new(), String::new());
+        loop {
+            let mut l = String::new();
+            match self.lines.read_line(&mut l) {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+            let l = l.trim_end_matches(['\r', '\n']);
+            if let Some(e) = l.strip_prefix("event:") {
+                event = e.trim().to_string();
+            } else if let Some(d) = l.strip_prefix("data:") {
+                data = d.trim().to_string();
+            } else if l.is_empty() && !event.is_empty() {
+                return Some((event, data));
+            }
+        }
+    }
+}
+
+const QUIET: Duration = Duration::from_millis(700);
+
+/// Issue 28, point 2.
+fn the_live_stream_tells_each_viewer_only_what_they_see() {
+    let mut t = table();
+    let (id, base) = (t.id, t.base());
+    t.server.clock.set(START + 12 * HOUR);
+    let wolf = t.with_role("werewolf")[0].clone();
+    let half = t.with_role("halfblood")[0].clone();
+    let seer = t.with_role("seer")[0].clone();
+    let villager = t.with_role("passenger")[0].clone();
+    let i = |n: &str| NAMES.iter().position(|x| *x == n).unwrap();
+    let mut villager_s = Stream::open(&t.players[i(&villager)], id);
+    let mut outsider_s = Stream::open(&t.outsider, id);
+    let mut half_s = Stream::open(&t.players[i(&half)], id);
+    let mut host_s = Stream::open(&t.host, id);
+    let mut seer_s = Stream::open(&t.players[i(&seer)], id);
+    for s in [&mut villager_s, &mut outsider_s, &mut half_s, &mut host_s, &mut seer_s] {
+        let (e, data) = s.next(Duration::from_secs(5)).expect("hello");
+        assert_eq!(e, "hello");
+        assert_eq!(data, "0", "the first event counts nothing of the game");
+    }
+
+    // Secret: the wolf's night order and the pack's posts. The pack and the host hear of the
+    // posts; the host of the order; the villager, the seer and the outsider hear nothing.
+    let r = ok(&t.seat(&wolf).post(&format!("{base}/orders"), json!({"act": "kill", "target": villager})).unwrap());
+    assert!(r.get("seq").is_none(), "an order's reply counts no events: {r}");
+    assert_eq!(host_s.next(QUIET).map(|e| e.0), Some("changed".into()), "the host sees every order");
+    for _ in 0..3 {
+        web_post(t.seat(&wolf), id, "pack", "Тихо, идём ночью");
+    }
+    let got = half_s.next(QUIET).expect("the halfblood reads the pack's chat");
+    assert_eq!(got, ("changed".to_string(), "1".to_string()), "a stream counts only its own changes");
+    assert!(host_s.next(QUIET).is_some());
+    for (who, s) in [("villager", &mut villager_s), ("outsider", &mut outsider_s), ("seer", &mut seer_s)] {
+        assert_eq!(s.next(QUIET), None, "the {who} hears of a secret order or the pack's posts");
+    }
+    // The seer's own check: the seer and the host, nobody else.
+    ok(&t.seat(&seer).post(&format!("{base}/orders"), json!({"act": "check", "target": wolf})).unwrap());
+    assert_eq!(seer_s.next(QUIET), Some(("changed".into(), "1".into())));
+    assert_eq!(villager_s.next(QUIET), None);
+    // Public: a post in the thread reaches everyone, and each stream's count is its own.
+    web_post(t.seat(&villager), id, "thread", "Всем привет");
+    for (who, s, n) in
+        [("villager", &mut villager_s, "1"), ("outsider", &mut outsider_s, "1"), ("seer", &mut seer_s, "2")]
+    {
+        let mut last = None;
+        while let Some(e) = s.next(QUIET) {
+            last = Some(e);
+        }
+        assert_eq!(last, Some(("changed".into(), n.into())), "the {who} sees the thread's post");
+    }
+    // The API's game view and the orders reply carry no counter of the log.
+    for c in [&mut t.players[i(&villager)], &mut t.outsider] {
+        let v: Value = ok(&c.get(&base).unwrap());
+        assert!(v.get("seq").is_none(), "{v}");
+    }
 }

@@ -206,8 +206,8 @@ pub async fn join<S: Store>(
     let staged = commit_request(&st, &mut slot, GameEvent::Joined { user, name }, Some(user), rid, now).await?;
     let v = view::game(&slot.live, Viewer::of(&slot.live, user), now);
     drop(slot);
-    let c = staged.durable().await?;
-    Ok(Json(json!({"seq": c.seq(), "game": v})).into_response())
+    staged.durable().await?;
+    Ok(Json(json!({"game": v})).into_response())
 }
 
 /// `POST /api/games/{id}/start`: the host deals the roles (by the seed) and day 1 opens.

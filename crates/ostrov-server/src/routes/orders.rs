@@ -97,7 +97,8 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
         drop(slot);
         first.durable().await?;
         let stored = st.store.event(id, seq).await?;
-        let mut v = json!({"accepted": true, "duplicate": true, "seq": seq});
+        // No sequence number: it would count the game's hidden events (issue 28).
+        let mut v = json!({"accepted": true, "duplicate": true});
         if let Some(GameEvent::Order { day, order }) = stored.and_then(|e| GameEvent::join(&e.kind, &e.payload).ok()) {
             v["day"] = json!(day);
             v["at"] = order.at.clone().unwrap_or(serde_json::Value::Null);
@@ -164,7 +165,6 @@ pub async fn send_order<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64, b: 
     Ok(json!({
         "accepted": true,
         "duplicate": matches!(c, Committed::Duplicate(_)),
-        "seq": c.seq(),
         "day": day,
         "at": at.to_string(),
         "order": entry,

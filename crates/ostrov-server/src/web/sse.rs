@@ -1,8 +1,11 @@
-//! Live updates: a server-sent event stream per game that says only "changed" (with the
-//! game's sequence number). The page then fetches its fragments again, each through the
-//! same per-viewer view as the page itself, so the stream carries nothing to hide.
+//! Live updates: a server-sent event stream per game and viewer that says only "changed"
+//! when something that viewer may see changed ([`view::stamp`]): a villager hears nothing
+//! of the pack's chat or another player's orders. The data is the stream's own count of
+//! its `changed` events (`hello` is 0), never anything of the game's log. The page then
+//! fetches its fragments again, each through the same per-viewer view as the page itself.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::rejection::PathRejection;
@@ -16,35 +19,62 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::{Visitor, WebError};
 use crate::routes::St;
+use crate::view::{self, Viewer};
 use crate::ApiError;
 
-/// `GET /games/{id}/live`: `event: changed`, `data: <seq>` whenever the game changes.
+/// What a stream knows between two events.
+struct Watch {
+    rx: tokio::sync::broadcast::Receiver<i64>,
+    game: Arc<tokio::sync::Mutex<crate::Slot>>,
+    user: i64,
+    /// The viewer's stamp last told.
+    stamp: [u64; 3],
+    /// How many `changed` events this stream sent.
+    sent: u64,
+    hello: bool,
+}
+
+/// `GET /games/{id}/live`: `event: hello`, `data: 0`, then `event: changed`, `data: N` (this
+/// stream's N-th) whenever something the viewer may see changed.
 pub async fn stream<S: Store>(
     State(st): St<S>,
     h: HeaderMap,
     p: Result<Path<i64>, PathRejection>,
 ) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
-    v.id()?;
+    let user = v.id()?;
     let Path(id) = p.map_err(ApiError::from)?;
     let game = st.game(id).await?;
     let rx = st.changes.subscribe();
-    let seq = game.lock().await.live.seq;
-    let first = Event::default().event("hello").data(seq.to_string());
-    let events = stream::unfold((rx, game, Some(first)), move |(mut rx, game, first)| async move {
-        if let Some(e) = first {
-            return Some((Ok::<_, Infallible>(e), (rx, game, None)));
+    let stamp = {
+        let slot = game.lock().await;
+        view::stamp(&slot.live, Viewer::of(&slot.live, user))
+    };
+    let watch = Watch { rx, game, user, stamp, sent: 0, hello: true };
+    let events = stream::unfold(watch, move |mut w| async move {
+        if w.hello {
+            w.hello = false;
+            return Some((Ok::<_, Infallible>(Event::default().event("hello").data("0")), w));
         }
         loop {
-            match rx.recv().await {
-                Ok(changed) if changed == id => break,
+            match w.rx.recv().await {
+                Ok(changed) if changed == id => {}
                 Ok(_) => continue,
-                Err(RecvError::Lagged(_)) => break,
+                // Missed announcements: look at the game as it is now.
+                Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => return None,
             }
+            let stamp = {
+                let slot = w.game.lock().await;
+                view::stamp(&slot.live, Viewer::of(&slot.live, w.user))
+            };
+            if stamp != w.stamp {
+                w.stamp = stamp;
+                w.sent += 1;
+                let e = Event::default().event("changed").data(w.sent.to_string());
+                return Some((Ok(e), w));
+            }
         }
-        let seq = game.lock().await.live.seq;
-        Some((Ok(Event::default().event("changed").data(seq.to_string())), (rx, game, None)))
     });
     Ok(sse(events))
 }
