@@ -106,7 +106,7 @@ pub use role::Role;
 pub use roster::{Roster, RosterError, MAX_RECOMMENDED, MIN_PLAYERS};
 pub use rules::{Rules, TieRule};
 pub use side::Side;
-pub use skeleton::{clean_line, clean_name, skeleton, NameProblem, MAX_NAME_CHARS};
+pub use skeleton::{clean_line, clean_name, is_invisible, skeleton, NameProblem, MAX_NAME_CHARS};
 pub use speech::{Silence, Speech};
 pub use state::State;
 pub use win::{winner, Winner};

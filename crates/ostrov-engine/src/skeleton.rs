@@ -28,13 +28,16 @@ pub enum NameProblem {
     NoLetters,
 }
 
-/// Characters that render as nothing (Unicode's default-ignorable code points: zero-width
-/// spaces and joiners, bidi marks and overrides, variation selectors, soft hyphen, tags …).
-fn is_invisible(c: char) -> bool {
+/// Characters that render as nothing or stand in for text (Unicode's default-ignorable
+/// code points: zero-width spaces and joiners, bidi marks and overrides, variation
+/// selectors, soft hyphen, tags …; and the specials block: interlinear annotation marks,
+/// the object and replacement characters, non-characters). The one table of the project:
+/// the server refuses names and titles with one ([`crate::skeleton`] passes over them).
+pub fn is_invisible(c: char) -> bool {
     matches!(c as u32,
         0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
         | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
-        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFF8 | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFF | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
         | 0xE0000..=0xE0FFF)
 }
 

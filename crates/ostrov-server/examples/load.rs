@@ -42,7 +42,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use ostrov_server::client::Client;
-use ostrov_server::live::{Config, GameEvent, Live};
+use ostrov_server::game::{Config, GameEvent, GameState};
 use ostrov_server::local::ManualClock;
 use ostrov_server::{spawn_scheduler, AppState, Summary};
 use ostrov_store::SqliteStore;
@@ -465,13 +465,13 @@ fn rss_kib() -> u64 {
 
 /// The log of a game of `n` players, started at `T0`, where each player votes once; with
 /// `finish`, the wolf is voted out and the host resolves the day (the game is over).
-fn template(n: usize, finish: bool) -> (Vec<(i64, GameEvent)>, Live) {
+fn template(n: usize, finish: bool) -> (Vec<(i64, GameEvent)>, GameState) {
     let setup = if finish { "werewolf".to_string() } else { format!("werewolf={},seer,nurse", (n / 6).max(1)) };
     let config: Config =
         serde_json::from_value(json!({"title": "Архив", "slots": n, "setup": setup, "seed": 3})).unwrap();
     let mut log = vec![(T0, GameEvent::Created(config.clone()))];
-    let mut live = Live::new(1, 1, config).unwrap();
-    let mut push = |live: &mut Live, ev: GameEvent| {
+    let mut live = GameState::new(1, 1, config).unwrap();
+    let mut push = |live: &mut GameState, ev: GameEvent| {
         live.apply(&ev, T0).unwrap();
         log.push((T0, ev));
     };

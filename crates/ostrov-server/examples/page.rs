@@ -11,14 +11,14 @@ use std::time::Instant;
 
 use askama::Template;
 use ostrov_engine::{OrderEntry, PlayerId};
-use ostrov_server::live::{Config, GameEvent, Live, Post, Room};
+use ostrov_server::game::{Config, GameEvent, GameState, Post, Room};
 use ostrov_server::schedule::Schedule;
 use ostrov_server::view::Viewer;
 use ostrov_server::web::{render_game_page, Notes, Visitor};
 
 const START: i64 = 1_796_151_600;
 
-fn game() -> Live {
+fn game() -> GameState {
     let config = Config {
         title: "Остров страха: зимний сезон".into(),
         slots: 15,
@@ -29,7 +29,7 @@ fn game() -> Live {
         shuffle: false,
         schedule: Schedule::default(),
     };
-    let mut live = Live::new(1, 1000, config).unwrap();
+    let mut live = GameState::new(1, 1000, config).unwrap();
     let names: Vec<String> =
         (0..15).map(|i| format!("{}{i}", ["Агата", "Богдан", "Варвара", "Гордей", "Дарина"][i % 5])).collect();
     for (i, n) in names.iter().enumerate() {
@@ -40,7 +40,7 @@ fn game() -> Live {
     live.apply(
         &GameEvent::Fixed {
             day: 1,
-            fix: ostrov_server::live::Fix { event: Some("none".into()), ..Default::default() },
+            fix: ostrov_server::game::Fix { event: Some("none".into()), ..Default::default() },
         },
         START,
     )
@@ -73,7 +73,7 @@ fn game() -> Live {
     live
 }
 
-fn measure(live: &Live, v: &Visitor, what: &str) {
+fn measure(live: &GameState, v: &Visitor, what: &str) {
     let now = START + 13 * 3600;
     let notes = Notes::default();
     let body = render_game_page(v, live, Some("0123456789abcdef01234567".into()), now, &notes).render().unwrap();

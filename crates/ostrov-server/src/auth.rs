@@ -101,7 +101,7 @@ fn account_name(raw: &str) -> Result<&str, ApiError> {
     if name.is_empty() || name.chars().count() > 40 {
         return Err(ApiError::BadRequest("Имя должно быть от 1 до 40 символов.".into()));
     }
-    if name.chars().any(crate::routes::invisible) {
+    if name.chars().any(crate::game::lobby::invisible) {
         return Err(ApiError::BadRequest("Имя не должно содержать невидимых и управляющих символов.".into()));
     }
     Ok(name)
@@ -268,7 +268,7 @@ pub fn profile_forms(name: &str, raw: Option<&[String]>) -> Result<Option<Vec<St
     let mut out = Vec::with_capacity(6);
     for (k, f) in raw.iter().enumerate() {
         let which = format!("Форма {} ({} падеж)", k + 1, CASES[k]);
-        if f.chars().any(crate::routes::invisible) {
+        if f.chars().any(crate::game::lobby::invisible) {
             return Err(bad(
                 ProfileField::Form(k),
                 format!("{which} не должна содержать невидимых и управляющих символов."),

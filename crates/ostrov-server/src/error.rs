@@ -3,7 +3,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use ostrov_engine::Refusal;
 
-use crate::live::Refused;
+use crate::game::Refused;
 
 /// Every error the API returns: a status code and `{"error": code, "message": Russian text}`.
 /// Internal details are logged to stderr, never sent.

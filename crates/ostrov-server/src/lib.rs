@@ -2,7 +2,7 @@
 //!
 //! The server holds no game logic. Every accepted order and every host decision is a
 //! [`GameEvent`] appended to the game's log in the store (durably, before the client is
-//! told "accepted"); the game's state is the fold of that log ([`Live`]), which is the
+//! told "accepted"); the game's state is the fold of that log ([`GameState`]), which is the
 //! engine's [`ostrov_engine::Match`] fed with the log's orders. The scheduler appends the
 //! 13:00 stage, the 21:00 resolution and the next day's opening on time, exactly once.
 //!
@@ -21,9 +21,9 @@
 pub mod auth;
 pub mod client;
 pub mod error;
+pub mod game;
 pub mod harden;
 pub mod listing;
-pub mod live;
 pub mod local;
 pub mod net;
 pub mod password;
@@ -44,7 +44,7 @@ use ostrov_store::{Appended, NewEvent, Store};
 use tokio::sync::Mutex;
 
 pub use error::ApiError;
-pub use live::{Config, GameEvent, Live, Status};
+pub use game::{Config, GameEvent, GameState, Status};
 pub use registry::Summary;
 
 /// The server's clock, injectable so tests do not wait. Unix seconds.
@@ -74,7 +74,7 @@ impl Clock for FileClock {
 
 /// A game in memory: its fold and the client request ids already in its log.
 pub struct Slot {
-    pub live: Live,
+    pub live: GameState,
     pub requests: HashMap<String, Seen>,
     /// Which fold this is: a failure of an append staged on an older fold is already
     /// repaired by the refold since. Unique across the server.
@@ -87,7 +87,7 @@ static EPOCHS: AtomicU64 = AtomicU64::new(1);
 
 impl Slot {
     /// A game folded from its whole log (up to `live.seq`, all of it durable).
-    pub fn new(live: Live, requests: HashMap<String, Seen>) -> Slot {
+    pub fn new(live: GameState, requests: HashMap<String, Seen>) -> Slot {
         let durable = Arc::new(AtomicI64::new(live.seq));
         Slot { live, requests, epoch: EPOCHS.fetch_add(1, Ordering::Relaxed), durable }
     }
@@ -206,7 +206,7 @@ pub async fn fold_stored<S: Store>(store: &S, id: i64, host: i64) -> Result<Opti
         }
         log.push((e.at, ev));
     }
-    let live = Live::fold(id, host, &log)?;
+    let live = GameState::fold(id, host, &log)?;
     Ok(Some(Slot::new(live, requests)))
 }
 
@@ -387,7 +387,7 @@ impl<S: Store> AppState<S> {
     /// After memory took entries that are in the log (`was_over`: whether the game was over
     /// before them): the scheduler's index takes the game's next due time, and a game that
     /// has just ended is noted finished.
-    async fn took(&self, live: &Live, was_over: bool) {
+    async fn took(&self, live: &GameState, was_over: bool) {
         self.games.note(live);
         if !was_over && live.status == Status::Over {
             self.finish(live.id, registry::Summary::of(live)).await;
@@ -517,23 +517,11 @@ pub async fn commit_request<S: Store>(
             return Ok(durable_request(st, slot, r.id.clone(), seq));
         }
     }
-    // An order is checked by the engine without copying the game; any other event is
-    // applied to a copy first. Either way nothing is stored that the fold would refuse.
+    // Decided against the game as it is (nothing copied but, for what runs the engine,
+    // the match), then evolved: nothing is stored that the fold would refuse.
     let was_over = slot.live.status == Status::Over;
-    match &ev {
-        GameEvent::Order { day, order } => {
-            slot.live.check_order(*day, order)?;
-            if let Err(e) = slot.live.apply(&ev, now) {
-                st.mark_stale(id, slot.epoch);
-                return Err(ApiError::Internal(format!("game {id}: a checked order did not apply: {e:?}")));
-            }
-        }
-        _ => {
-            let mut next = slot.live.clone();
-            next.apply(&ev, now)?;
-            slot.live = next;
-        }
-    }
+    let decision = slot.live.decide(&ev, now)?;
+    slot.live.evolve(decision, now);
     let expected = slot.live.seq;
     let seq = expected + 1;
     slot.live.seq = seq;
@@ -606,19 +594,9 @@ async fn commit_shared<S: Store>(
         if let Some(seq) = request.as_ref().map(|r| seen(slot, r)).transpose()?.flatten() {
             return Ok(Committed::Duplicate(seq));
         }
-        // Checked without changing memory (an order by the engine's check, anything else
-        // on a copy); folded in only once it is in the log.
-        let next = match &ev {
-            GameEvent::Order { day, order } => {
-                slot.live.check_order(*day, order)?;
-                None
-            }
-            _ => {
-                let mut next = slot.live.clone();
-                next.apply(&ev, now)?;
-                Some(next)
-            }
-        };
+        // Decided without changing memory; evolved only once it is in the log (the game
+        // is locked meanwhile, so the decision still holds).
+        let decision = slot.live.decide(&ev, now)?;
         let new = NewEvent {
             at: now,
             author,
@@ -631,15 +609,7 @@ async fn commit_shared<S: Store>(
         match answer {
             Ok(Appended::New(seq)) if seq == slot.live.seq + 1 => {
                 let was_over = slot.live.status == Status::Over;
-                match next {
-                    Some(next) => slot.live = next,
-                    None => {
-                        if let Err(e) = slot.live.apply(&ev, now) {
-                            st.mark_stale(id, slot.epoch);
-                            return Err(ApiError::Internal(format!("game {id}: a checked order did not apply: {e:?}")));
-                        }
-                    }
-                }
+                slot.live.evolve(decision, now);
                 slot.live.seq = seq;
                 slot.durable.fetch_max(seq, Ordering::AcqRel);
                 if let Some(r) = &request {
@@ -714,7 +684,7 @@ pub fn durable_request<S: Store>(st: &Arc<AppState<S>>, slot: &Slot, request: St
 /// Before the host resolves the open day early: the standing Palms bloom flags become
 /// host penalties, each once and durable (the same entries as at the deadline).
 pub async fn palms_penalties<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64) -> Result<(), ApiError> {
-    for _ in 0..live::MAX_SLOTS {
+    for _ in 0..game::MAX_SLOTS {
         let Some(GameEvent::Order { day, order }) = slot.live.palms_due(now) else { return Ok(()) };
         let rid = format!("sched:palms:{day}:{}", order.target.as_deref().unwrap_or(""));
         let staged = commit(st, slot, GameEvent::Order { day, order }, None, Some(rid), now).await?;
@@ -760,7 +730,7 @@ impl StepFailed {
 pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64) -> Result<(), StepFailed> {
     st.repair(slot).await.map_err(|error| StepFailed { step: "чтение журнала игры".into(), error })?;
     // Each step, and before a resolution each standing Palms bloom flag, is one entry.
-    for _ in 0..8 + live::MAX_SLOTS {
+    for _ in 0..8 + game::MAX_SLOTS {
         let Some(ev) = slot.live.due(now) else { return Ok(()) };
         let (rid, step) = match &ev {
             GameEvent::Midday { day } => (format!("sched:midday:{day}"), format!("промежуточный этап дня {day}")),
@@ -787,7 +757,7 @@ pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut Slot, now: i64)
     Ok(())
 }
 
-/// Runs the game's due steps and keeps the outcome in [`Live::broken`]: a step that fails
+/// Runs the game's due steps and keeps the outcome in [`GameState::broken`]: a step that fails
 /// leaves the game readable (and open to the host's fixes), marked broken with the reason
 /// until the step runs. Returns the failure when it is new (to be logged once, not on
 /// every tick).

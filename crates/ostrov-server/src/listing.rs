@@ -3,7 +3,7 @@
 
 use ostrov_store::Store;
 
-use crate::live::Status;
+use crate::game::Status;
 use crate::{ApiError, AppState};
 
 /// Games per page.

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, OnceCell};
 
-use crate::live::Live;
+use crate::game::GameState;
 use crate::Slot;
 
 /// A finished game not used for this long is dropped from memory (it is folded again
@@ -37,7 +37,7 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub fn of(live: &Live) -> Summary {
+    pub fn of(live: &GameState) -> Summary {
         Summary {
             title: live.config.title.clone(),
             slots: live.config.slots,
@@ -149,7 +149,7 @@ impl Registry {
     }
 
     /// Records the game's next due time (from its fold as it now stands).
-    pub fn note(&self, live: &Live) {
+    pub fn note(&self, live: &GameState) {
         let due = live.next_due();
         let id = live.id;
         if let Ok(mut d) = self.dues.lock() {

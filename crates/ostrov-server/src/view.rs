@@ -6,7 +6,7 @@
 use ostrov_engine::{Death, Match, NoticeKind, PlayerId};
 use serde_json::{json, Value};
 
-use crate::live::{Live, Status};
+use crate::game::{GameState, Status};
 use crate::schedule::GRACE;
 
 /// Who is looking.
@@ -19,7 +19,7 @@ pub enum Viewer {
 }
 
 impl Viewer {
-    pub fn of(live: &Live, user: i64) -> Viewer {
+    pub fn of(live: &GameState, user: i64) -> Viewer {
         if user == live.host {
             Viewer::Host
         } else {
@@ -28,7 +28,7 @@ impl Viewer {
     }
 
     /// Whether the viewer may see everything: the host, or anyone once the game is over.
-    pub fn sees_all(self, live: &Live) -> bool {
+    pub fn sees_all(self, live: &GameState) -> bool {
         self == Viewer::Host || live.status == Status::Over
     }
 }
@@ -37,7 +37,7 @@ impl Viewer {
 /// something that viewer may see changed: the live stream compares stamps (issue 28).
 /// The host sees every event; a seat sees the public ones, its own and (in the pack) the
 /// pack's; anyone else the public ones.
-pub fn stamp(live: &Live, viewer: Viewer) -> [u64; 3] {
+pub fn stamp(live: &GameState, viewer: Viewer) -> [u64; 3] {
     let c = &live.changes;
     match viewer {
         Viewer::Host => [live.seq.max(0) as u64, 0, 0],
@@ -87,7 +87,7 @@ fn death_id(d: Death) -> &'static str {
 }
 
 /// The game as `viewer` may see it at `now`.
-pub fn game(live: &Live, viewer: Viewer, now: i64) -> Value {
+pub fn game(live: &GameState, viewer: Viewer, now: i64) -> Value {
     let all = viewer.sees_all(live);
     let mut v = json!({
         "id": live.id,
@@ -105,9 +105,6 @@ pub fn game(live: &Live, viewer: Viewer, now: i64) -> Value {
         v["setup"] = serde_json::to_value(&live.config).unwrap_or(Value::Null);
         if let Some(b) = &live.broken {
             v["broken"] = json!(b);
-        }
-        if !live.skipped.is_empty() {
-            v["skipped"] = json!(live.skipped);
         }
     }
     let Some(m) = &live.m else { return v };
@@ -175,7 +172,7 @@ pub fn game(live: &Live, viewer: Viewer, now: i64) -> Value {
 }
 
 /// The open day's accepted orders, of one player (by name) or all.
-pub fn orders_of(live: &Live, by: Option<&str>) -> Vec<Value> {
+pub fn orders_of(live: &GameState, by: Option<&str>) -> Vec<Value> {
     let Some(d) = live.open_day() else { return Vec::new() };
     let Some(entry) = live.file.days.get(d as usize - 1) else { return Vec::new() };
     let by = by.map(ostrov_engine::fold_name);
@@ -208,7 +205,7 @@ fn replaced_kind(act: &str) -> Option<&'static str> {
 }
 
 /// The newspapers published so far: `(day, kind)` with kind `bulletin`, `evening`, `final`.
-pub fn published(live: &Live) -> Vec<(u32, &'static str)> {
+pub fn published(live: &GameState) -> Vec<(u32, &'static str)> {
     let mut out = Vec::new();
     for (i, t) in live.days.iter().enumerate() {
         let d = i as u32 + 1;
@@ -225,6 +222,6 @@ pub fn published(live: &Live) -> Vec<(u32, &'static str)> {
     out
 }
 
-fn newspapers(live: &Live) -> Vec<Value> {
+fn newspapers(live: &GameState) -> Vec<Value> {
     published(live).into_iter().map(|(day, kind)| json!({"day": day, "kind": kind})).collect()
 }

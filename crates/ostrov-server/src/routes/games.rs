@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{client_request, locked, who, Body, Id, Object, St};
-use crate::live::{Config, GameEvent, Live, SeatSpeech};
+use crate::game::{Config, GameEvent, GameState, SeatSpeech};
 use crate::view::{self, Viewer};
 use std::sync::Arc;
 
@@ -87,7 +87,7 @@ pub async fn create_game<S: Store>(
                 ostrov_store::Appended::New(1) => {}
                 other => return Err(ApiError::Internal(format!("game {id}: the created event: {other:?}"))),
             }
-            let mut live = Live::new(id, user, config).map_err(ApiError::BadRequest)?;
+            let mut live = GameState::new(id, user, config).map_err(ApiError::BadRequest)?;
             live.seq = 1;
             let mut v = view::game(&live, Viewer::Host, now);
             v["invite"] = json!(invite);

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{client_request, locked, who, St};
-use crate::live::{Fix, GameEvent, Status};
+use crate::game::{Fix, GameEvent, Status};
 use crate::view::{self, Viewer};
 use std::sync::Arc;
 

@@ -44,17 +44,6 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Object<T> {
     }
 }
 
-/// Characters that do not show but change what a name looks like or how it compares: the
-/// zero-width ones, the bidirectional controls (an RTL override turns "Гоша" into "ашоГ"
-/// on screen), the word joiner family and the byte-order mark.
-pub(crate) fn invisible(c: char) -> bool {
-    matches!(c, '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}'
-        | '\u{3164}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFF}'
-        | '\u{E0000}'..='\u{E0FFF}')
-        || c.is_control()
-}
-
 /// A known path with a method it does not take: 405 with the JSON error body.
 pub(crate) async fn method_not_allowed() -> (axum::http::StatusCode, Json<serde_json::Value>) {
     let body = serde_json::json!({"error": "method_not_allowed", "message": "Этот метод здесь не поддерживается."});
@@ -83,7 +72,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
 /// The game `id`, locked, with its due scheduler steps run first (so a request after a
 /// deadline sees the resolved day even between two scheduler ticks). A step that fails
 /// does not fail the request: the game is marked broken for the host
-/// ([`crate::Live::broken`]) and the cause is logged once.
+/// ([`crate::GameState::broken`]) and the cause is logged once.
 ///
 /// On a store other nodes share, what the log holds beyond memory is folded in first (one
 /// query): a request answered here sees every entry another node had accepted before it

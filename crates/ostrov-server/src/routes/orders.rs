@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::{client_request, locked, who, Body, Id, Object, St};
-use crate::live::{GameEvent, Status};
+use crate::game::{GameEvent, Status};
 use crate::view;
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 use ostrov_engine::{fold_name, OrderEntry, PlayerId};
 use serde::Deserialize;
 
-use crate::live::Live;
+use crate::game::GameState;
 use crate::routes::OrderBody;
 
 /// How an order names its players.
@@ -92,12 +92,12 @@ const ACTS: &[(&str, Shape, &str, &str)] = &[
 ];
 
 /// Whether the engine takes this order now.
-fn takes(live: &Live, day: u32, e: &OrderEntry) -> bool {
+fn takes(live: &GameState, day: u32, e: &OrderEntry) -> bool {
     live.check_order(day, e).is_ok()
 }
 
 /// The forms of `seat` on the open day at `now`; `errors`: a refusal per act.
-pub fn order_forms(live: &Live, seat: PlayerId, now: i64, error: Option<(&str, &str)>) -> Vec<OrderForm> {
+pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&str, &str)>) -> Vec<OrderForm> {
     let (Some(day), Some(m)) = (live.open_day(), live.m.as_ref()) else { return Vec::new() };
     let t = &live.days[day as usize - 1];
     let at = live.times.clock(now, live.deadline(now).unwrap_or(t.deadline_at), t.midday_done);

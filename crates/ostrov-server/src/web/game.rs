@@ -21,7 +21,7 @@ use super::forms::{order_forms, OrderForm, PostedOrder};
 use super::text::{countdown, game_status, players_ru, when, When};
 use super::thread::{thread_view, RoomQuery, Shown, ThreadView};
 use super::{page, to, Chrome, Visitor, WebError};
-use crate::live::{Live, Room, Status};
+use crate::game::{GameState, Room, Status};
 use crate::routes::{host_action, locked, send_order, St};
 use crate::view::{self, Viewer};
 use crate::{ApiError, AppState};
@@ -136,7 +136,7 @@ fn paper_title(day: u32, kind: &str) -> String {
 }
 
 /// The players in list order as `viewer` may see them (the same view as the API's).
-fn players(live: &Live, viewer: Viewer, now: i64) -> Vec<PlayerRow> {
+fn players(live: &GameState, viewer: Viewer, now: i64) -> Vec<PlayerRow> {
     let v = view::game(live, viewer, now);
     let Some(list) = v["players"].as_array() else { return Vec::new() };
     let you = match viewer {
@@ -183,7 +183,7 @@ fn players(live: &Live, viewer: Viewer, now: i64) -> Vec<PlayerRow> {
 /// The whole page for `visitor` (signed in) of game `id` at `now`.
 pub fn render_game_page<'a>(
     v: &'a Visitor,
-    live: &Live,
+    live: &GameState,
     invite: Option<String>,
     now: i64,
     notes: &Notes,
@@ -310,7 +310,7 @@ pub fn render_game_page<'a>(
     }
 }
 
-fn host_panel(live: &Live, invite: String, now: i64) -> HostPanel {
+fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
     let orders = view::orders_of(live, None)
         .iter()
         .map(|o| {
@@ -486,6 +486,6 @@ pub async fn host<S: Store>(
 }
 
 /// Whether `p` is in the pack of the running match (werewolves and the halfblood).
-pub fn in_pack(live: &Live, p: PlayerId) -> bool {
+pub fn in_pack(live: &GameState, p: PlayerId) -> bool {
     live.m.as_ref().is_some_and(|m| !view::pack_of(m, p).is_empty())
 }

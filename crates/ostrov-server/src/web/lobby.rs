@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::text::{game_status, players_ru};
 use super::{page, to, Chrome, Visitor, WebError};
-use crate::live::{Config, GameEvent, Status, MAX_SLOTS};
+use crate::game::{Config, GameEvent, Status, MAX_SLOTS};
 use crate::routes::St;
 use crate::schedule::Schedule;
 use crate::{commit, ApiError};
@@ -190,7 +190,7 @@ fn defaults() -> CreateForm {
 fn config_of(f: &CreateForm) -> Result<Config, HashMap<&'static str, String>> {
     let mut errors = HashMap::new();
     let title = f.title.trim().to_string();
-    if title.is_empty() || title.chars().count() > 120 || title.chars().any(crate::routes::invisible) {
+    if title.is_empty() || title.chars().count() > 120 || title.chars().any(crate::game::lobby::invisible) {
         errors.insert("title", "Название игры должно быть от 1 до 120 символов, без невидимых символов.".to_string());
     }
     let slots = match f.slots.trim().parse::<usize>() {

@@ -1,4 +1,4 @@
-//! Live updates: a server-sent event stream per game and viewer that says only "changed"
+//! GameState updates: a server-sent event stream per game and viewer that says only "changed"
 //! when something that viewer may see changed ([`view::stamp`]): a villager hears nothing
 //! of the pack's chat or another player's orders. The data is the stream's own count of
 //! its `changed` events (`hello` is 0), never anything of the game's log. The page then

@@ -4,7 +4,7 @@ use jiff::tz::TimeZone;
 use jiff::Timestamp;
 use ostrov_engine::plural;
 
-use crate::live::{Live, Status};
+use crate::game::{GameState, Status};
 
 /// "5 игроков", "1 игрок", "3 игрока".
 pub fn players_ru(n: usize) -> String {
@@ -12,7 +12,7 @@ pub fn players_ru(n: usize) -> String {
 }
 
 /// Where a game stands, in a few words.
-pub fn game_status(l: &Live) -> String {
+pub fn game_status(l: &GameState) -> String {
     match l.status {
         Status::Lobby => "набор игроков".to_string(),
         Status::Over => match l.winner() {

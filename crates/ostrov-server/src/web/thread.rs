@@ -16,7 +16,7 @@ use serde_json::json;
 use super::game::{in_pack, render, Notes};
 use super::text::when;
 use super::{page, to, Visitor, WebError};
-use crate::live::{GameEvent, Live, Post, Room, MAX_POST};
+use crate::game::{GameEvent, GameState, Post, Room, MAX_POST};
 use crate::routes::{host_action, locked, St};
 use crate::view::Viewer;
 use crate::{commit, ApiError};
@@ -103,7 +103,7 @@ fn room_id(r: Room) -> &'static str {
 }
 
 /// Who may read a room: the thread every signed-in user; the pack's chat the pack and the host.
-fn may_read(live: &Live, viewer: Viewer, room: Room) -> bool {
+fn may_read(live: &GameState, viewer: Viewer, room: Room) -> bool {
     match (room, viewer) {
         (Room::Thread, _) | (Room::Pack, Viewer::Host) => true,
         (Room::Pack, Viewer::Player(p)) => in_pack(live, p),
@@ -168,7 +168,7 @@ fn pieces(line: &str, palms: bool) -> Vec<Piece> {
 }
 
 /// A room of the game as `v` may read it; `error`: a refusal to show by the post form.
-pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, shown: Shown) -> ThreadView {
+pub fn thread_view(live: &GameState, v: &Visitor, room: Room, error: Option<&str>, shown: Shown) -> ThreadView {
     let user = v.user.as_ref().map_or(-1, |u| u.0);
     let viewer = Viewer::of(live, user);
     let readable = may_read(live, viewer, room);
@@ -176,8 +176,8 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, sh
     let open = live.open_day();
     // Each post with its place in the whole log (what the host's buttons name) and its
     // number in its room (what readers see: the thread's numbers never show how many
-    // posts the pack's chat holds between them, [`Live::shown_number`]).
-    let in_room: Vec<(usize, usize, &crate::live::Posted)> = if readable {
+    // posts the pack's chat holds between them, [`GameState::shown_number`]).
+    let in_room: Vec<(usize, usize, &crate::game::Posted)> = if readable {
         let posts = live.posts.iter().enumerate().filter(|(_, p)| p.post.room == room);
         posts.enumerate().map(|(k, (i, p))| (i, k + 1, p)).collect()
     } else {
@@ -248,7 +248,7 @@ pub fn thread_view(live: &Live, v: &Visitor, room: Room, error: Option<&str>, sh
             Room::Pack => "Логово стаи (видят только оборотни, полукровка и ведущий)",
         },
         posts,
-        can_post: readable && v.user.is_some() && live.status != crate::live::Status::Over,
+        can_post: readable && v.user.is_some() && live.status != crate::game::Status::Over,
         host: viewer == Viewer::Host,
         csrf: v.csrf.clone(),
         error: error.map(str::to_string),

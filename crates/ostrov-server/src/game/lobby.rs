@@ -1,0 +1,70 @@
+//! The lobby: who takes which seat under which name, before the start.
+
+use ostrov_engine::fold_name;
+
+use super::{state, GameState, Member, Refused, Status};
+
+/// Characters that render as nothing or move the text around: the engine's table of
+/// invisible characters ([`ostrov_engine::is_invisible`]: zero-width ones, bidirectional
+/// controls, the word joiner family, the byte-order mark …) and the control characters.
+/// A name with one is refused, never cleaned in silence. Variation selectors are the
+/// exception: they choose how an emoji looks («Кот🐈\u{FE0F}»), and the skeleton passes
+/// over them, so a name with one is the name without it.
+pub fn invisible(c: char) -> bool {
+    (ostrov_engine::is_invisible(c) && !matches!(c, '\u{FE00}'..='\u{FE0F}')) || c.is_control()
+}
+
+impl GameState {
+    /// A new seat's name as it will be shown ([`ostrov_engine::clean_name`]), checked
+    /// against the seats already taken by its skeleton: look-alikes (case, ё/е, Latin and
+    /// Cyrillic letters that look the same, full-width forms, invisible characters, NFD)
+    /// are one name, and the host's names (`host`, `ведущий`, `автор`) are reserved.
+    /// Checked when a player joins, not in the fold (an old log stays as it was).
+    pub fn seat_name(&self, name: &str) -> Result<String, Refused> {
+        if name.chars().any(invisible) {
+            return Err(state("bad_name", "Имя игрока не должно содержать невидимых и управляющих символов."));
+        }
+        let name = ostrov_engine::clean_name(name).map_err(|e| {
+            state("bad_name", format!("Неверное имя игрока: {e}. Нужно от 1 до 40 символов, с буквой или цифрой."))
+        })?;
+        let key = ostrov_engine::skeleton(&name);
+        if ["host", "ведущий", "автор"].iter().any(|r| ostrov_engine::skeleton(r) == key) {
+            return Err(state("bad_name", "Это имя зарезервировано за ведущим."));
+        }
+        if let Some(m) = self.members.iter().find(|m| ostrov_engine::skeleton(&m.name) == key) {
+            return Err(state(
+                "name_taken",
+                format!("Имя «{name}» в этой игре уже занято: оно совпадает с «{}» или выглядит так же.", m.name),
+            ));
+        }
+        Ok(name)
+    }
+
+    /// Whether `user` may take a seat under `name` now.
+    pub(super) fn decide_join(&self, user: i64, name: &str) -> Result<Member, Refused> {
+        if self.status != Status::Lobby {
+            return Err(state("started", "Игра уже началась: присоединиться нельзя."));
+        }
+        if user == self.host {
+            return Err(state("host_cannot_play", "Ведущий не может быть игроком своей игры."));
+        }
+        if self.seat_of(user).is_some() {
+            return Err(state("already_joined", "Вы уже в этой игре."));
+        }
+        if self.members.len() >= self.config.slots {
+            return Err(state("full", "Все места в игре заняты."));
+        }
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
+            return Err(state("bad_name", "Имя игрока должно быть от 1 до 40 символов, без управляющих символов."));
+        }
+        let f = fold_name(name);
+        if f == "host" || f == "ведущий" || f == "автор" {
+            return Err(state("bad_name", "Это имя зарезервировано за ведущим."));
+        }
+        if self.members.iter().any(|m| fold_name(&m.name) == f) {
+            return Err(state("name_taken", format!("Имя «{name}» в этой игре уже занято.")));
+        }
+        Ok(Member { user, name: name.to_string() })
+    }
+}

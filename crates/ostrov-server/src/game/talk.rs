@@ -1,0 +1,115 @@
+//! The game's discussion: the day's thread and the pack's private chat, and the host's
+//! flags on their posts. Every check here counts with [`Counts`], never by reading the
+//! posts again, so a post costs the same however many the game holds.
+
+use std::collections::HashMap;
+
+use super::event::{Post, Room, MAX_POST, MAX_POSTS_PER_DAY};
+use super::{state, Change, GameState, PublicNote, Refused};
+
+/// A post in the game's record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Posted {
+    pub at: i64,
+    pub day: u32,
+    pub post: Post,
+    /// Its number in its room, from 1: what readers see (the thread's numbers never count
+    /// the pack's posts between them, O-THREAD-5).
+    pub shown: usize,
+    /// Flagged by the host.
+    pub flagged: bool,
+    /// The automatic Palms bloom flag was dismissed by the host.
+    pub dismissed: bool,
+}
+
+impl Posted {
+    /// An automatic Palms bloom flag that still stands.
+    pub fn palms_standing(&self) -> bool {
+        !self.post.banned.is_empty() && !self.dismissed
+    }
+}
+
+/// The discussion's counters: posts by account and day, posts by room.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    by_author: HashMap<(u32, i64), usize>,
+    thread: usize,
+    pack: usize,
+}
+
+impl Counts {
+    /// How many posts `user` wrote on day `day`.
+    pub fn by(&self, day: u32, user: i64) -> usize {
+        self.by_author.get(&(day, user)).copied().unwrap_or(0)
+    }
+
+    /// How many posts room `room` holds.
+    pub fn in_room(&self, room: Room) -> usize {
+        match room {
+            Room::Thread => self.thread,
+            Room::Pack => self.pack,
+        }
+    }
+}
+
+impl GameState {
+    pub(super) fn decide_post(&self, day: u32, post: &Post, at: i64) -> Result<Posted, Refused> {
+        if day as usize != self.days.len() {
+            return Err(state("not_now", "Сообщение можно написать только в текущий день."));
+        }
+        let n = post.text.chars().count();
+        if post.text.trim().is_empty() || n > MAX_POST {
+            return Err(state("bad_post", format!("Сообщение должно быть от 1 до {MAX_POST} символов, а в нём {n}.")));
+        }
+        if self.post_counts.by(day, post.user) >= MAX_POSTS_PER_DAY {
+            return Err(state("too_many_posts", format!("Не больше {MAX_POSTS_PER_DAY} сообщений за день.")));
+        }
+        let shown = self.post_counts.in_room(post.room) + 1;
+        Ok(Posted { at, day, post: post.clone(), shown, flagged: false, dismissed: false })
+    }
+
+    pub(super) fn evolve_post(&mut self, p: Posted) {
+        *self.post_counts.by_author.entry((p.day, p.post.user)).or_default() += 1;
+        match p.post.room {
+            Room::Thread => self.post_counts.thread += 1,
+            Room::Pack => self.post_counts.pack += 1,
+        }
+        self.posts.push(p);
+    }
+
+    /// The number readers see of the post at `post` in the log (from 0): its place in its
+    /// own room, from 1, so the thread's numbers never count the pack's posts (O-THREAD-5).
+    pub fn shown_number(&self, post: usize) -> Option<usize> {
+        self.posts.get(post).map(|p| p.shown)
+    }
+
+    /// A host's flag on the post at `post` (from 0), or the dismissal of its automatic
+    /// Palms bloom flag.
+    pub(super) fn decide_flag(&self, post: usize, dismiss: bool) -> Result<Change, Refused> {
+        let Some(p) = self.posts.get(post) else {
+            return Err(state("no_post", "Такого сообщения нет."));
+        };
+        if dismiss {
+            if p.post.banned.is_empty() || p.dismissed || self.open_day() != Some(p.day) {
+                return Err(state("not_now", "Снять можно только автоматическую отметку «Пальм» открытого дня."));
+            }
+        } else if p.flagged {
+            return Err(state("already_flagged", "Это сообщение уже отмечено как нарушение."));
+        }
+        Ok(Change::Flag { post, dismiss })
+    }
+
+    pub(super) fn evolve_flag(&mut self, post: usize, dismiss: bool, at: i64) {
+        let p = &mut self.posts[post];
+        let no = p.shown;
+        let text = if dismiss {
+            p.dismissed = true;
+            format!("Ведущий снял отметку «Пальмы цветут» с сообщения №{no} ({}).", p.post.name)
+        } else {
+            p.flagged = true;
+            format!("Ведущий отметил сообщение №{no} ({}) как нарушение.", p.post.name)
+        };
+        let day = p.day;
+        self.history.push(PublicNote { at, day, text });
+    }
+}
