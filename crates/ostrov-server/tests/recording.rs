@@ -1,11 +1,12 @@
 //! The behaviour recording that guards the big refactor (issue 27): one scripted game of
 //! twelve, played from the sign-ups to its final newspaper through the real server over
-//! HTTP with the test clock, and four small games beside it for the events whose orders a
-//! plain day cannot take (Bunker, Exchange, Choose me!, Mystic light, Fear, Palms bloom,
-//! Full moon, Rage). Every request and its answer (status, content type, the redirect's
-//! target, body) is appended to one transcript, cut into a few snapshots by phase
-//! (`tests/snapshots/recording__*.snap`). The refactor must leave every one of them as it
-//! is; what may change on purpose is taken out by [`normalise`].
+//! HTTP with the test clock, and five small games beside it for the events whose orders
+//! a plain day cannot take (Bunker, Exchange, Choose me!, Mystic light, Fear, Palms
+//! bloom, Full moon, Rage, Tsunami, Magnetic storm). Every request and its answer
+//! (status, content type, the redirect's target, body) is appended to one transcript, cut
+//! into a few snapshots by phase (`tests/snapshots/recording__*.snap`). The refactor must
+//! leave every one of them as it is; what may change on purpose is taken out by
+//! [`normalise`].
 //!
 //! Between the phases every page and API endpoint is fetched as the host, a werewolf, a
 //! villager (the seer), a spectator and a visitor who is not signed in ([`Rec::sweep`]).
@@ -120,6 +121,8 @@ struct Rec {
     parts: Vec<(String, String)>,
     secrets: Vec<(String, String)>,
     papers_seen: BTreeSet<String>,
+    /// Every game made so far.
+    games: Vec<i64>,
 }
 
 impl Rec {
@@ -133,6 +136,7 @@ impl Rec {
             parts: Vec::new(),
             secrets: Vec::new(),
             papers_seen: BTreeSet::new(),
+            games: Vec::new(),
         }
     }
 
@@ -152,9 +156,15 @@ impl Rec {
         self.secrets.push((value.to_string(), format!("<{name}>")));
     }
 
-    /// Moves the test clock (Unix seconds), noted in the transcript as Moscow time.
+    /// Moves the test clock (Unix seconds), noted in the transcript as Moscow time. Then
+    /// every game is looked at (unrecorded), which runs its due steps: the lists and the
+    /// home page show what a game's memory holds, and without this whether a step had run
+    /// would depend on the scheduler's half-second tick.
     fn clock(&mut self, t: i64) {
         self.server.clock.set(t);
+        for id in self.games.clone() {
+            self.peek(HOST, &format!("/api/games/{id}"));
+        }
         let at = jiff::Timestamp::from_second(t).unwrap().in_tz("Europe/Moscow").unwrap();
         self.note(&format!("clock: {}", at.strftime("%Y-%m-%d %H:%M:%S %Z")));
     }
@@ -427,6 +437,7 @@ fn side_game(r: &mut Rec, label: &'static str, title: &str, seed: u64, deck: Val
                       "rules": {"events": events, "no_repeat": false, "tie": tie}});
     let v = r.post(HOST, "/api/games", body).json();
     let g = Game { id: v["id"].as_i64().unwrap(), label };
+    r.games.push(g.id);
     let invite = v["invite"].as_str().unwrap().to_string();
     for p in &PLAYERS[..5] {
         r.post(p, &format!("/api/invites/{invite}/join"), json!({}));
@@ -546,6 +557,7 @@ fn a_whole_scripted_game_answers_as_recorded() {
         )
         .json();
     let g1 = Game { id: v["id"].as_i64().unwrap(), label: "G1" };
+    r.games.push(g1.id);
     let invite = v["invite"].as_str().unwrap().to_string();
     r.post(HOST, "/api/games", json!({"title": "", "slots": 2}));
     r.get(HOST, &g1.api());
@@ -592,6 +604,7 @@ fn a_whole_scripted_game_answers_as_recorded() {
         ],
     );
     let web_id: i64 = made.header("location").unwrap().trim_start_matches("/games/").parse().unwrap();
+    r.games.push(web_id);
     let wv = r.peek("Катя", &format!("/api/games/{web_id}")).json();
     r.secret(wv["invite"].as_str().unwrap(), &format!("invite:game{web_id}"));
     r.secret(&wv["setup"]["seed"].to_string(), "seed:web");
@@ -659,6 +672,15 @@ fn a_whole_scripted_game_answers_as_recorded() {
         "rage",
         "none",
     );
+    let s5 = side_game(
+        &mut r,
+        "S5",
+        "Цунами, потом Магнитная буря",
+        105,
+        json!(["shocker", "love_note", "voodoo", "trap", "fang"]),
+        "magnetic_storm",
+        "random",
+    );
     r.sweep(&g1, "the lobby", &[HOST, "Аня", SPECTATOR, VISITOR]);
 
     // ---------------------------------------------------------------- the start
@@ -666,7 +688,7 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.clock(START);
     r.form(HOST, &g1.page(), &format!("{}/start", g1.page()), &[]);
     r.post(HOST, &format!("{}/start", g1.api()), json!({}));
-    for g in [&s1, &s2, &s3, &s4] {
+    for g in [&s1, &s2, &s3, &s4, &s5] {
         r.post(HOST, &format!("{}/start", g.api()), json!({}));
     }
     // Day 1's events, fixed before any order.
@@ -677,6 +699,16 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.host(&s4, "fix", json!({"event": "full_moon"}));
     r.host(&s4, "fix", json!({"event": "tsunami", "day": 2}));
     r.host(&s4, "fix", json!({"chosen": "Аня"}));
+    // S5 (Tsunami): the host fixes the deal: each item passed on to the next in the list.
+    r.host(&s5, "fix", json!({"event": "tsunami"}));
+    let s = r.seats(&s5);
+    let mut deal = serde_json::Map::new();
+    for (k, x) in s.iter().enumerate() {
+        let next = &s[(k + 1) % s.len()];
+        deal.insert(x.name.clone(), json!(next.item.clone().unwrap_or_else(|| "none".into())));
+    }
+    r.host(&s5, "fix", json!({"deal": {"Аня": "bomb"}}));
+    r.host(&s5, "fix", json!({"deal": deal}));
     let s2_seats = r.seats(&s2);
     let s2_chosen = names_with(&s2_seats, |s| !wolf_side(s))[0].clone();
     r.host(&s2, "fix", json!({"chosen": s2_chosen}));
@@ -841,7 +873,13 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.order_form(&s4_wolf, &s4, &[("act", "kill"), ("target", &s4_civ[0]), ("target2", &s4_civ[2])]);
     r.order(&s4_civ[3], &s4, json!({"act": "vote", "targets": [s4_civ[0], s4_civ[1]]}));
     r.order(&s4_civ[3], &s4, json!({"act": "vote", "target": s4_civ[3]}));
-    for g in [&s1, &s2, &s3, &s4] {
+    // S5 (Tsunami): everyone votes the first civilian.
+    let s = r.seats(&s5);
+    let s5_civ = names_with(&s, |x| !wolf_side(x));
+    for p in names_with(&s, |_| true) {
+        r.order(&p, &s5, json!({"act": "vote", "target": s5_civ[0]}));
+    }
+    for g in [&s1, &s2, &s3, &s4, &s5] {
         let p = PLAYERS[0];
         r.glance(g, "day 1 morning", p);
     }
@@ -866,7 +904,7 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.host(&g1, "nonsense", json!({}));
     r.host(&g1, "extend", json!({}));
     r.post(&seer, &format!("{}/host/resolve", g1.api()), json!({}));
-    for g in [&s1, &s2, &s3, &s4] {
+    for g in [&s1, &s2, &s3, &s4, &s5] {
         r.glance(g, "day 1 afternoon", PLAYERS[1]);
     }
     r.sweep(&g1, "day 1 afternoon", &viewers);
@@ -879,7 +917,7 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.order(&sleep, &g1, json!({"act": "swap", "targets": [pass, unt]}));
     r.host(&g1, "resolve", json!({}));
     r.host(&g1, "extend", json!({"minutes": 30}));
-    for g in [&s1, &s2, &s3, &s4] {
+    for g in [&s1, &s2, &s3, &s4, &s5] {
         r.glance(g, "day 1 resolved", PLAYERS[2]);
     }
     r.sweep(&g1, "day 1 resolved", &viewers);
@@ -970,7 +1008,17 @@ fn a_whole_scripted_game_answers_as_recorded() {
             r.order(p, &s4, json!({"act": "vote", "targets": [s4_civ_living[0], s4_civ_living[1]]}));
         }
     }
-    for g in [&s1, &s2, &s3, &s4] {
+    // S5 (Magnetic storm): no item may be used.
+    let s = r.seats(&s5);
+    for x in s.iter().filter(|x| x.alive && matches!(x.item.as_deref(), Some("shocker" | "love_note" | "voodoo"))) {
+        let t = s.iter().find(|y| y.alive && y.name != x.name).unwrap().name.clone();
+        r.order(&x.name, &s5, json!({"act": "use", "target": t}));
+    }
+    let s5_civ = names_with(&s, |x| x.alive && !wolf_side(x));
+    for p in names_with(&s, |x| x.alive) {
+        r.order(&p, &s5, json!({"act": "vote", "target": s5_civ[0]}));
+    }
+    for g in [&s1, &s2, &s3, &s4, &s5] {
         r.glance(g, "day 2 morning", PLAYERS[3]);
     }
     r.sweep(&g1, "day 2, the orders in", &viewers);
@@ -983,7 +1031,7 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.order(&s2_chosen, &s2, json!({"act": "light"}));
     r.clock(START + 47 * HOUR + 2 * MINUTE);
     r.note("day 2 resolved");
-    for g in [&s1, &s2, &s3, &s4] {
+    for g in [&s1, &s2, &s3, &s4, &s5] {
         r.glance(g, "day 2 resolved", PLAYERS[0]);
     }
     r.sweep(&g1, "day 2 resolved", &viewers);
@@ -1022,7 +1070,7 @@ fn a_whole_scripted_game_answers_as_recorded() {
 
     // The side games end: their werewolves removed (by the API and by the form).
     r.note("the side games end");
-    for (i, g) in [&s1, &s2, &s3, &s4].into_iter().enumerate() {
+    for (i, g) in [&s1, &s2, &s3, &s4, &s5].into_iter().enumerate() {
         if r.status(g) != "running" {
             continue;
         }
@@ -1037,7 +1085,7 @@ fn a_whole_scripted_game_answers_as_recorded() {
             r.host_form(g, &[("action", "resolve")]);
         }
     }
-    for g in [&s1, &s2, &s3, &s4] {
+    for g in [&s1, &s2, &s3, &s4, &s5] {
         r.glance(g, "over", PLAYERS[1]);
         r.get(HOST, &format!("{}/report", g.api()));
         r.get(PLAYERS[1], &format!("{}/gamefile", g.api()));
