@@ -1096,14 +1096,12 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.clock(START + 84 * HOUR);
     r.note("G1, the next day at 10:00: the host removes the rest of the werewolves' side and the hamster");
     let seats = r.seats(&g1);
-    let mut k = 0;
-    for s in seats.iter().filter(|s| s.alive && (wolf_side(s) || s.role == "hamster")) {
+    for (k, s) in seats.iter().filter(|s| s.alive && (wolf_side(s) || s.role == "hamster")).enumerate() {
         if k % 2 == 0 {
             r.host_form(&g1, &[("action", "remove"), ("target", &s.name), ("reason", "дисквалификация")]);
         } else {
             r.host(&g1, "remove", json!({"target": s.name, "reason": "дисквалификация"}));
         }
-        k += 1;
     }
     r.host(&g1, "remove", json!({"target": w1}));
     if r.status(&g1) == "running" {
