@@ -1,7 +1,7 @@
 //! [`AnyStore`]: the store `ostrov serve --db` names, SQLite or PostgreSQL. The server is
 //! generic over [`Store`]; this picks one at start and dispatches every call to it.
 
-use crate::{Appended, Change, Event, GameRow, NewEvent, PgStore, Result, SqliteStore, Store, User};
+use crate::{Accounts, Appended, Change, Event, EventLog, GameRow, NewEvent, PgStore, Result, SqliteStore, User};
 
 /// SQLite (a file path, or `:memory:`) or PostgreSQL (a `postgres://` or `postgresql://` URL).
 #[derive(Clone)]
@@ -44,7 +44,7 @@ macro_rules! each {
     };
 }
 
-impl Store for AnyStore {
+impl Accounts for AnyStore {
     async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
         each!(self, s => s.create_user(name, key, password_hash).await)
     }
@@ -75,6 +75,9 @@ impl Store for AnyStore {
     async fn delete_session(&self, token: &str) -> Result<()> {
         each!(self, s => s.delete_session(token).await)
     }
+}
+
+impl EventLog for AnyStore {
     async fn create_game(
         &self,
         title: &str,

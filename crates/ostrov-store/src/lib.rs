@@ -129,8 +129,8 @@ pub enum Change {
     Missed,
 }
 
-/// The narrow storage interface the server uses. Game code sees only this.
-pub trait Store: Send + Sync + 'static {
+/// Accounts: users, their profiles and their sessions. Nothing here refers to a game.
+pub trait Accounts: Send + Sync + 'static {
     /// A new account. `key` is the name's look-alike-free form (the server's skeleton):
     /// one account per key ([`StoreError::Conflict`] otherwise), as per name.
     fn create_user(&self, name: &str, key: &str, password_hash: &str) -> impl Future<Output = Result<i64>> + Send;
@@ -156,7 +156,15 @@ pub trait Store: Send + Sync + 'static {
     /// The user of a live session (expired sessions count as absent).
     fn session_user(&self, token: &str, now: i64) -> impl Future<Output = Result<Option<i64>>> + Send;
     fn delete_session(&self, token: &str) -> impl Future<Output = Result<()>> + Send;
+}
 
+/// The games and their append-only logs: a game's row (its title, host, invite, setup,
+/// and the summary once it is over) is the log's header, so it lives here with the log.
+/// Every event names its game (the `events` table refers to `games`), a game is created
+/// before its first append, `finish_game` is a summary folded from the log, and a node
+/// that missed announcements (`Change::Missed`) catches up by listing the game rows and
+/// reading their logs: the rows and the logs are read and shared together.
+pub trait EventLog: Send + Sync + 'static {
     fn create_game(
         &self,
         title: &str,
@@ -203,6 +211,8 @@ pub trait Store: Send + Sync + 'static {
             Ok(all)
         }
     }
+    /// One entry of a game's log by its sequence number (a primary-key lookup).
+    fn event(&self, game_id: i64, seq: i64) -> impl Future<Output = Result<Option<Event>>> + Send;
 
     /// Whether other nodes may append to the same logs (PostgreSQL): then the server
     /// waits for each append before the next of the game, and a conflict is folded in
@@ -221,9 +231,13 @@ pub trait Store: Send + Sync + 'static {
     fn lead(&self) -> impl Future<Output = Result<bool>> + Send {
         async { Ok(true) }
     }
-    /// One entry of a game's log by its sequence number (a primary-key lookup).
-    fn event(&self, game_id: i64, seq: i64) -> impl Future<Output = Result<Option<Event>>> + Send;
 }
+
+/// The storage interface the server uses: [`Accounts`] and [`EventLog`] together. Game
+/// code sees only this. Every type with both is a `Store`; implement the two traits.
+pub trait Store: Accounts + EventLog {}
+
+impl<S: Accounts + EventLog> Store for S {}
 
 /// The stored forms (a JSON list) read back.
 pub(crate) fn forms_of(stored: Option<String>) -> Result<Option<Vec<String>>> {

@@ -16,7 +16,7 @@ use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 use sqlx::{Connection, PgConnection, PgPool, Row};
 use tokio::sync::{mpsc, oneshot, Mutex};
 
-use crate::{Appended, Change, Event, GameRow, NewEvent, Result, Store, StoreError, User};
+use crate::{Accounts, Appended, Change, Event, EventLog, GameRow, NewEvent, Result, StoreError, User};
 
 /// The channel every append is announced on.
 pub const CHANNEL: &str = "ostrov_events";
@@ -311,7 +311,7 @@ fn change_of(payload: &str) -> Option<Change> {
     Some(Change::Appended { game_id: g.parse().ok()?, seq: s.parse().ok()? })
 }
 
-impl Store for PgStore {
+impl Accounts for PgStore {
     async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
         if !storable(name) || !storable(key) {
             return Err(StoreError::Db("a name with a NUL character".into()));
@@ -410,7 +410,9 @@ impl Store for PgStore {
         sqlx::query("DELETE FROM sessions WHERE token = $1").bind(token).execute(&self.pool).await?;
         Ok(())
     }
+}
 
+impl EventLog for PgStore {
     async fn create_game(
         &self,
         title: &str,

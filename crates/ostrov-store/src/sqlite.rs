@@ -7,7 +7,9 @@ use std::str::FromStr;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
 
-use crate::{forms_of, forms_text, writer, Appended, Event, GameRow, NewEvent, Result, Store, StoreError, User};
+use crate::{
+    forms_of, forms_text, writer, Accounts, Appended, Event, EventLog, GameRow, NewEvent, Result, StoreError, User,
+};
 
 const MIGRATIONS: &[&str] = &[
     "CREATE TABLE users (
@@ -213,7 +215,7 @@ fn game_of(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow> {
     })
 }
 
-impl Store for SqliteStore {
+impl Accounts for SqliteStore {
     async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
         let r = sqlx::query("INSERT INTO users (name, name_key, password_hash) VALUES (?, ?, ?)")
             .bind(name)
@@ -302,7 +304,9 @@ impl Store for SqliteStore {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner()).remove(token);
         Ok(())
     }
+}
 
+impl EventLog for SqliteStore {
     async fn create_game(
         &self,
         title: &str,

@@ -8,7 +8,7 @@
 mod common;
 
 use ostrov_store::testdb::{self, TestDb};
-use ostrov_store::{AnyStore, Appended, Change, NewEvent, PgStore, Store, StoreError};
+use ostrov_store::{Accounts, AnyStore, Appended, Change, EventLog, NewEvent, PgStore, StoreError};
 use serde_json::json;
 
 fn ev(at: i64, req: Option<&str>, kind: &str) -> NewEvent {

@@ -1,6 +1,6 @@
 mod common;
 
-use ostrov_store::{Appended, NewEvent, SqliteStore, Store, StoreError};
+use ostrov_store::{Accounts, Appended, EventLog, NewEvent, SqliteStore, StoreError};
 use serde_json::json;
 
 fn temp_db(name: &str) -> String {
