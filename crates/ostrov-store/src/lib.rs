@@ -1,4 +1,15 @@
-//! Durable storage for the Ostrov server, behind one narrow trait ([`Store`]).
+//! Durable storage for the Ostrov server, behind two narrow traits: [`Accounts`] (users,
+//! their profiles, sessions) and [`EventLog`] (games and their append-only logs). The
+//! server is generic over [`Store`], which is both.
+//!
+//! Game rows belong to the event log, not to the accounts: a game's row (title, host,
+//! invite, setup, and the summary once it is over) is its log's header. Every event names
+//! its game (the `events` table refers to `games`), a game is created just before its first
+//! append, [`EventLog::finish_game`] stores a summary folded from the log, and a node that
+//! missed announcements ([`Change::Missed`]) catches up by listing the game rows and
+//! reading their logs. Accounts never refer to a game; a game refers to its host only by id.
+//! The calls that let several nodes share the logs ([`EventLog::shared`],
+//! [`EventLog::changes`], [`EventLog::lead`]) are the log's too.
 //!
 //! Games are event-sourced: the `events` table is append-only (never updated in place).
 //! An append is durable before it is answered. [`SqliteStore`] (WAL, `synchronous=FULL`)
@@ -6,11 +17,18 @@
 //! waiting (across all games), writes them in one transaction, syncs once and only then
 //! answers each; a lone append under light load is written at once, by the task awaiting
 //! it (see the `writer` module). Appends carry the sequence number the caller
-//! expects to be last ([`Store::append`]), so a store shared by several writers (the
+//! expects to be last ([`EventLog::append`]), so a store shared by several writers (the
 //! PostgreSQL one) refuses a stale append instead of interleaving it. [`PgStore`] keeps
 //! the same guarantees in PostgreSQL, the shared store of several server nodes;
 //! [`AnyStore`] is either, chosen by the `--db` value at start.
+//!
+//! Layout: this file holds the traits, the types they speak of and the error; `sqlite`
+//! (with `writer`, its group commit) and `postgres` implement them; `any` is [`AnyStore`]
+//! and the `store_trait!` macro the traits are declared with, which forwards every method
+//! for `AnyStore`; `backup` reads a database for `ostrov backup`; `testdb` makes throw-away
+//! PostgreSQL databases for tests.
 
+#[macro_use]
 mod any;
 mod backup;
 mod postgres;
@@ -22,8 +40,6 @@ pub use any::{is_postgres, AnyStore};
 pub use backup::{Counts, PgSnapshot};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
-
-use std::future::Future;
 
 /// A storage error. `Conflict` means a uniqueness rule refused the write
 /// (a taken user name).
@@ -73,7 +89,7 @@ pub struct GameRow {
     /// The game's setup as JSON (slots, roster, seed, schedule, house rules).
     pub setup: serde_json::Value,
     pub created_at: i64,
-    /// Set once the game is over ([`Store::finish_game`]): the server's summary of it, so
+    /// Set once the game is over ([`EventLog::finish_game`]): the server's summary of it, so
     /// that a finished game need not be folded to be listed.
     pub finished: Option<serde_json::Value>,
 }
@@ -129,107 +145,101 @@ pub enum Change {
     Missed,
 }
 
-/// Accounts: users, their profiles and their sessions. Nothing here refers to a game.
-pub trait Accounts: Send + Sync + 'static {
-    /// A new account. `key` is the name's look-alike-free form (the server's skeleton):
-    /// one account per key ([`StoreError::Conflict`] otherwise), as per name.
-    fn create_user(&self, name: &str, key: &str, password_hash: &str) -> impl Future<Output = Result<i64>> + Send;
-    /// The account with this exact name.
-    fn user_by_name(&self, name: &str) -> impl Future<Output = Result<Option<User>>> + Send;
-    /// The account whose name has this key.
-    fn user_by_key(&self, key: &str) -> impl Future<Output = Result<Option<User>>> + Send;
-    /// Accounts made before names had keys: (id, name).
-    fn users_without_key(&self) -> impl Future<Output = Result<Vec<(i64, String)>>> + Send;
-    /// Gives an old account its key ([`StoreError::Conflict`] if another account has it).
-    fn set_user_key(&self, id: i64, key: &str) -> impl Future<Output = Result<()>> + Send;
-    fn user_by_id(&self, id: i64) -> impl Future<Output = Result<Option<User>>> + Send;
-    /// Sets an account's gender and forms of its name (checked by the caller; `None`
-    /// clears one).
-    fn set_profile(
-        &self,
-        id: i64,
-        gender: Option<&str>,
-        forms: Option<&[String]>,
-    ) -> impl Future<Output = Result<()>> + Send;
+store_trait! {
+    /// Accounts: users, their profiles and their sessions. Nothing here refers to a game.
+    pub trait Accounts {
+        /// A new account. `key` is the name's look-alike-free form (the server's skeleton):
+        /// one account per key ([`StoreError::Conflict`] otherwise), as per name.
+        async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64>;
+        /// The account with this exact name.
+        async fn user_by_name(&self, name: &str) -> Result<Option<User>>;
+        /// The account whose name has this key.
+        async fn user_by_key(&self, key: &str) -> Result<Option<User>>;
+        /// Accounts made before names had keys: (id, name).
+        async fn users_without_key(&self) -> Result<Vec<(i64, String)>>;
+        /// Gives an old account its key ([`StoreError::Conflict`] if another account has it).
+        async fn set_user_key(&self, id: i64, key: &str) -> Result<()>;
+        async fn user_by_id(&self, id: i64) -> Result<Option<User>>;
+        /// Sets an account's gender and forms of its name (checked by the caller; `None`
+        /// clears one).
+        async fn set_profile(&self, id: i64, gender: Option<&str>, forms: Option<&[String]>) -> Result<()>;
 
-    fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> impl Future<Output = Result<()>> + Send;
-    /// The user of a live session (expired sessions count as absent).
-    fn session_user(&self, token: &str, now: i64) -> impl Future<Output = Result<Option<i64>>> + Send;
-    fn delete_session(&self, token: &str) -> impl Future<Output = Result<()>> + Send;
+        async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> Result<()>;
+        /// The user of a live session (expired sessions count as absent).
+        async fn session_user(&self, token: &str, now: i64) -> Result<Option<i64>>;
+        async fn delete_session(&self, token: &str) -> Result<()>;
+    }
 }
 
-/// The games and their append-only logs: a game's row (its title, host, invite, setup,
-/// and the summary once it is over) is the log's header, so it lives here with the log.
-/// Every event names its game (the `events` table refers to `games`), a game is created
-/// before its first append, `finish_game` is a summary folded from the log, and a node
-/// that missed announcements (`Change::Missed`) catches up by listing the game rows and
-/// reading their logs: the rows and the logs are read and shared together.
-pub trait EventLog: Send + Sync + 'static {
-    fn create_game(
-        &self,
-        title: &str,
-        host_id: i64,
-        invite: &str,
-        setup: &serde_json::Value,
-        now: i64,
-    ) -> impl Future<Output = Result<i64>> + Send;
-    fn game(&self, id: i64) -> impl Future<Output = Result<Option<GameRow>>> + Send;
-    fn game_by_invite(&self, invite: &str) -> impl Future<Output = Result<Option<GameRow>>> + Send;
-    fn games(&self) -> impl Future<Output = Result<Vec<GameRow>>> + Send;
-    /// Notes that the game is over, with the server's summary of it (see [`GameRow::finished`]).
-    /// Not part of the log: a hint the server can always recompute by folding the log.
-    fn finish_game(&self, id: i64, summary: &serde_json::Value) -> impl Future<Output = Result<()>> + Send;
+store_trait! {
+    /// The games and their append-only logs, and what the nodes sharing a store need to
+    /// share them. A game's row is its log's header, so it is here (see the crate's
+    /// documentation).
+    pub trait EventLog {
+        async fn create_game(
+            &self,
+            title: &str,
+            host_id: i64,
+            invite: &str,
+            setup: &serde_json::Value,
+            now: i64,
+        ) -> Result<i64>;
+        async fn game(&self, id: i64) -> Result<Option<GameRow>>;
+        async fn game_by_invite(&self, invite: &str) -> Result<Option<GameRow>>;
+        async fn games(&self) -> Result<Vec<GameRow>>;
+        /// Notes that the game is over, with the server's summary of it (see [`GameRow::finished`]).
+        /// Not part of the log: a hint the server can always recompute by folding the log.
+        async fn finish_game(&self, id: i64, summary: &serde_json::Value) -> Result<()>;
 
-    /// Appends one event as sequence number `expected_seq + 1`, if the game's log ends at
-    /// `expected_seq` (0: an empty log); otherwise nothing is added and the answer is
-    /// [`Appended::Conflict`] with the log's last sequence number. A client request id
-    /// already in the game's log is checked first: [`Appended::Duplicate`], nothing added.
-    /// (So `expected_seq = -1` is a lookup of a request id, in order with the appends,
-    /// that never writes.)
-    ///
-    /// The answer comes once the event is durable (committed and synced); an error means
-    /// nothing of this append is in the log.
-    ///
-    /// The append is issued when `append` is called, not when the future is first polled:
-    /// the server calls `append(g, n + 1, …)` while `append(g, n, …)` is still waiting for
-    /// its sync (it pipelines the orders of one game), and the store must apply the appends
-    /// of a game in the order of the calls. Dropping the future does not cancel the append.
-    /// (SqliteStore queues each call to its one writer; a store may also batch.)
-    fn append(
-        &self,
-        game_id: i64,
-        expected_seq: i64,
-        ev: NewEvent,
-    ) -> impl Future<Output = Result<Appended>> + Send + 'static;
-    /// The whole log of a game, in sequence order.
-    fn events(&self, game_id: i64) -> impl Future<Output = Result<Vec<Event>>> + Send;
-    /// The log of a game after sequence number `after`, in order.
-    fn events_after(&self, game_id: i64, after: i64) -> impl Future<Output = Result<Vec<Event>>> + Send {
-        async move {
+        /// Appends one event as sequence number `expected_seq + 1`, if the game's log ends at
+        /// `expected_seq` (0: an empty log); otherwise nothing is added and the answer is
+        /// [`Appended::Conflict`] with the log's last sequence number. A client request id
+        /// already in the game's log is checked first: [`Appended::Duplicate`], nothing added.
+        /// (So `expected_seq = -1` is a lookup of a request id, in order with the appends,
+        /// that never writes.)
+        ///
+        /// The answer comes once the event is durable (committed and synced); an error means
+        /// nothing of this append is in the log.
+        ///
+        /// The append is issued when `append` is called, not when the future is first polled:
+        /// the server calls `append(g, n + 1, …)` while `append(g, n, …)` is still waiting for
+        /// its sync (it pipelines the orders of one game), and the store must apply the appends
+        /// of a game in the order of the calls. Dropping the future does not cancel the append.
+        /// (SqliteStore queues each call to its one writer; a store may also batch.)
+        fn append(
+            &self,
+            game_id: i64,
+            expected_seq: i64,
+            ev: NewEvent,
+        ) -> impl Future<Output = Result<Appended>> + Send + 'static;
+        /// The whole log of a game, in sequence order.
+        async fn events(&self, game_id: i64) -> Result<Vec<Event>>;
+        /// The log of a game after sequence number `after`, in order.
+        async fn events_after(&self, game_id: i64, after: i64) -> Result<Vec<Event>> {
             let mut all = self.events(game_id).await?;
             all.retain(|e| e.seq > after);
             Ok(all)
         }
-    }
-    /// One entry of a game's log by its sequence number (a primary-key lookup).
-    fn event(&self, game_id: i64, seq: i64) -> impl Future<Output = Result<Option<Event>>> + Send;
+        /// One entry of a game's log by its sequence number (a primary-key lookup).
+        async fn event(&self, game_id: i64, seq: i64) -> Result<Option<Event>>;
 
-    /// Whether other nodes may append to the same logs (PostgreSQL): then the server
-    /// waits for each append before the next of the game, and a conflict is folded in
-    /// and checked again, instead of pipelining.
-    fn shared(&self) -> bool {
-        false
-    }
-    /// What other nodes append, for a shared store (`None`: only this node writes). Call
-    /// inside the runtime: it spawns the listening task.
-    fn changes(&self) -> Option<tokio::sync::mpsc::Receiver<Change>> {
-        None
-    }
-    /// Whether this node holds the scheduler lease now (taking it if it is free): of the
-    /// nodes sharing a store, only the holder's scheduler runs the deadlines. One node
-    /// alone always holds it.
-    fn lead(&self) -> impl Future<Output = Result<bool>> + Send {
-        async { Ok(true) }
+        /// Whether other nodes may append to the same logs (PostgreSQL): then the server
+        /// waits for each append before the next of the game, and a conflict is folded in
+        /// and checked again, instead of pipelining.
+        fn shared(&self) -> bool {
+            false
+        }
+        /// What other nodes append, for a shared store (`None`: only this node writes). Call
+        /// inside the runtime: it spawns the listening task.
+        fn changes(&self) -> Option<tokio::sync::mpsc::Receiver<Change>> {
+            None
+        }
+        /// Whether this node holds the scheduler lease now (taking it if it is free): of the
+        /// nodes sharing a store, only the holder's scheduler runs the deadlines. One node
+        /// alone always holds it.
+        async fn lead(&self) -> Result<bool> {
+            Ok(true)
+        }
     }
 }
 
