@@ -44,6 +44,23 @@ async fn migrates_once_even_when_nodes_start_together() {
     assert_eq!(AnyStore::open(&db.url).await.unwrap().kind(), "PostgreSQL");
 }
 
+/// `AnyStore` forwards every method to the store it holds, the ones with a default in the
+/// trait too: over PostgreSQL it is shared, announces appends and takes the lease.
+#[tokio::test]
+async fn any_store_is_the_postgres_store_it_holds() {
+    let Some(db) = TestDb::create("any") else { return };
+    let s = AnyStore::open(&db.url).await.unwrap();
+    assert!(s.shared(), "not the trait's default");
+    assert!(s.lead().await.unwrap());
+    let mut changes = s.changes().expect("a shared store announces appends");
+    assert_eq!(changes.recv().await, Some(Change::Missed), "listening");
+    let (u, g) = common::users_sessions_games(&s).await;
+    assert_eq!(s.append(g, 0, ev(1, Some("a"), "created")).await.unwrap(), Appended::New(1));
+    assert_eq!(changes.recv().await, Some(Change::Appended { game_id: g, seq: 1 }));
+    assert_eq!(s.events_after(g, 0).await.unwrap()[0].author, Some(1));
+    assert_eq!(s.user_by_id(u).await.unwrap().unwrap().name, "Вика");
+}
+
 #[tokio::test]
 async fn users_sessions_games() {
     let Some(db) = TestDb::create("users") else { return };
