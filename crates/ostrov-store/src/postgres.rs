@@ -1,5 +1,5 @@
-//! PostgreSQL implementation of [`Store`]: the shared store of several `ostrov serve`
-//! nodes (docs/DEPLOY.md).
+//! PostgreSQL implementation of [`Store`](crate::Store): the shared store of several
+//! `ostrov serve` nodes (docs/DEPLOY.md).
 //!
 //! The same guarantees as the SQLite store: the `events` table is append-only (triggers
 //! refuse UPDATE, DELETE and TRUNCATE), `(game_id, seq)` is its primary key and a client
@@ -81,7 +81,7 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE users ADD COLUMN forms TEXT",
 ];
 
-/// PostgreSQL implementation of [`Store`].
+/// PostgreSQL implementation of [`Store`](crate::Store).
 #[derive(Clone)]
 pub struct PgStore {
     pool: PgPool,

@@ -1,5 +1,5 @@
-//! SQLite implementation of [`Store`]: one file (WAL, `synchronous=FULL`), appends
-//! group-committed by the `writer` module, sessions cached in memory.
+//! SQLite implementation of [`Store`](crate::Store): one file (WAL, `synchronous=FULL`),
+//! appends group-committed by the `writer` module, sessions cached in memory.
 
 use std::future::Future;
 use std::str::FromStr;
@@ -56,7 +56,7 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE users ADD COLUMN forms TEXT",
 ];
 
-/// SQLite implementation of [`Store`].
+/// SQLite implementation of [`Store`](crate::Store).
 #[derive(Clone)]
 pub struct SqliteStore {
     pub(crate) pool: SqlitePool,
