@@ -136,7 +136,7 @@ fn raw_commits(dir: &Path, n: usize) -> Measured {
 /// server's, on a fresh file: what an order's commit costs without HTTP or the game's
 /// checks (the difference between (a) and (b) is then the rest).
 fn store_appends(rt: &tokio::runtime::Runtime, dir: &Path, n: usize) {
-    use ostrov_store::{NewEvent, Store};
+    use ostrov_store::{Accounts, EventLog, NewEvent};
     let path = dir.join("append.db").to_str().unwrap().to_string();
     let (lat, wall) = rt.block_on(async move {
         let store = SqliteStore::open(&path).await.expect("the database opens");

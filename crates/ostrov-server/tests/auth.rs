@@ -227,7 +227,7 @@ async fn security_headers_and_secure_cookies() {
 /// look-alike can sign up.
 #[tokio::test]
 async fn old_look_alike_accounts_keep_working() {
-    use ostrov_store::Store;
+    use ostrov_store::Accounts;
     let dir = std::env::temp_dir().join(format!("ostrov-auth-legacy-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use ostrov_server::client::Client;
 use ostrov_server::local::ManualClock;
 use ostrov_server::{spawn_scheduler, AppState};
-use ostrov_store::{Appended, Event, GameRow, NewEvent, SqliteStore, Store, User};
+use ostrov_store::{Accounts, Appended, Event, EventLog, GameRow, NewEvent, SqliteStore, Store, User};
 use serde_json::{json, Value};
 
 /// 2026-12-01 10:00 Moscow.
@@ -41,7 +41,7 @@ impl Slow {
 
 type R<T> = ostrov_store::Result<T>;
 
-impl Store for Slow {
+impl Accounts for Slow {
     async fn create_user(&self, name: &str, key: &str, hash: &str) -> R<i64> {
         self.inner.create_user(name, key, hash).await
     }
@@ -72,6 +72,9 @@ impl Store for Slow {
     async fn delete_session(&self, token: &str) -> R<()> {
         self.inner.delete_session(token).await
     }
+}
+
+impl EventLog for Slow {
     async fn create_game(&self, title: &str, host: i64, invite: &str, setup: &Value, now: i64) -> R<i64> {
         self.inner.create_game(title, host, invite, setup, now).await
     }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use ostrov_server::client::Client;
 use ostrov_server::local::ManualClock;
 use ostrov_server::{fold_stored, spawn_scheduler, AppState, Status};
-use ostrov_store::{NewEvent, SqliteStore, Store};
+use ostrov_store::{EventLog, NewEvent, SqliteStore};
 use serde_json::{json, Value};
 
 /// 2026-12-01 10:00 Moscow: day 1 open, before the 13:00 stage.

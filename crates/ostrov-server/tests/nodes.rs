@@ -11,7 +11,7 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use ostrov_server::client::Client;
-use ostrov_store::Store;
+use ostrov_store::EventLog;
 use serde_json::{json, Value};
 use support::{ok, with_store, Db, Server, TestClock, HOUR, START};
 

@@ -1,7 +1,14 @@
 //! [`AnyStore`]: the store `ostrov serve --db` names, SQLite or PostgreSQL. The server is
-//! generic over [`Store`]; this picks one at start and dispatches every call to it.
+//! generic over [`Store`](crate::Store); this picks one at start and dispatches every call
+//! to it.
+//!
+//! The dispatch is not written by hand: the store's traits are declared with
+//! `store_trait!`, which also implements each of them for `AnyStore`, every method
+//! forwarded to the store the value holds. A method added to a trait is forwarded with it,
+//! and `AnyStore` can never fall back to a trait's default method where the store it holds
+//! has its own (as `shared` would, for PostgreSQL).
 
-use crate::{Appended, Change, Event, GameRow, NewEvent, PgStore, Result, SqliteStore, Store, User};
+use crate::{PgStore, Result, SqliteStore};
 
 /// SQLite (a file path, or `:memory:`) or PostgreSQL (a `postgres://` or `postgresql://` URL).
 #[derive(Clone)]
@@ -34,96 +41,111 @@ impl AnyStore {
     }
 }
 
-/// The same call on whichever store it is.
-macro_rules! each {
-    ($self:ident, $s:ident => $e:expr) => {
-        match $self {
-            AnyStore::Sqlite($s) => $e,
-            AnyStore::Postgres($s) => $e,
+/// Declares one of the store's traits (`pub trait Name { … }`, with the bounds
+/// `Send + Sync + 'static`) and implements it for [`AnyStore`] by forwarding every method
+/// to the store the value holds. Each method takes `&self` and is one of:
+///
+/// - `async fn name(&self, a: A, …) -> T;`: in the trait,
+///   `fn name(&self, a: A, …) -> impl Future<Output = T> + Send` (the future may borrow
+///   `self` and the arguments). A block instead of `;` is the default body.
+/// - `fn name(&self, a: A, …) -> impl Future<Output = T> + Send + 'static;`: a future that
+///   owns what it needs, so the call is issued when the method is called, not when the
+///   future is first polled ([`EventLog::append`](crate::EventLog::append)). `AnyStore`
+///   issues it on the store it holds at once and boxes the future.
+/// - `fn name(&self, a: A, …) -> T;`, or with a default block: a plain method.
+macro_rules! store_trait {
+    ($(#[$attr:meta])* pub trait $name:ident { $($items:tt)* }) => {
+        store_trait!(@item $name [$(#[$attr])*] [] [] $($items)*);
+    };
+
+    // Every method read: the trait, then its forwarding.
+    (@item $name:ident [$($attr:tt)*] [$($decl:tt)*] [$($fwd:tt)*]) => {
+        $($attr)*
+        pub trait $name: Send + Sync + 'static { $($decl)* }
+
+        impl $name for $crate::AnyStore { $($fwd)* }
+    };
+
+    // `async fn`, without and with a default body. (`self` is taken from the declaration,
+    // so that a default body written there can name it.)
+    (@item $name:ident $attr:tt [$($decl:tt)*] [$($fwd:tt)*]
+        $(#[$m:meta])* async fn $f:ident(&$self:ident $(, $a:ident: $t:ty)* $(,)?) -> $out:ty;
+        $($rest:tt)*
+    ) => {
+        store_trait!(@item $name $attr
+            [$($decl)* $(#[$m])* fn $f(&$self $(, $a: $t)*) -> impl ::std::future::Future<Output = $out> + Send;]
+            [$($fwd)* store_trait!(@async $self $f ($($a: $t),*) -> $out);]
+            $($rest)*);
+    };
+    (@item $name:ident $attr:tt [$($decl:tt)*] [$($fwd:tt)*]
+        $(#[$m:meta])* async fn $f:ident(&$self:ident $(, $a:ident: $t:ty)* $(,)?) -> $out:ty $body:block
+        $($rest:tt)*
+    ) => {
+        store_trait!(@item $name $attr
+            [$($decl)* $(#[$m])* fn $f(&$self $(, $a: $t)*) -> impl ::std::future::Future<Output = $out> + Send {
+                async move $body
+            }]
+            [$($fwd)* store_trait!(@async $self $f ($($a: $t),*) -> $out);]
+            $($rest)*);
+    };
+
+    // A future issued at the call (before the plain `fn`, which would match it too).
+    (@item $name:ident $attr:tt [$($decl:tt)*] [$($fwd:tt)*]
+        $(#[$m:meta])* fn $f:ident(&$self:ident $(, $a:ident: $t:ty)* $(,)?)
+            -> impl Future<Output = $out:ty> + Send + 'static;
+        $($rest:tt)*
+    ) => {
+        store_trait!(@item $name $attr
+            [$($decl)* $(#[$m])*
+                fn $f(&$self $(, $a: $t)*) -> impl ::std::future::Future<Output = $out> + Send + 'static;]
+            [$($fwd)*
+                fn $f(&$self $(, $a: $t)*) -> impl ::std::future::Future<Output = $out> + Send + 'static {
+                    // Issued now on the store held; one boxed future type answers for both.
+                    let issued: ::std::pin::Pin<Box<dyn ::std::future::Future<Output = $out> + Send>> =
+                        match $self {
+                            $crate::AnyStore::Sqlite(s) => Box::pin(s.$f($($a),*)),
+                            $crate::AnyStore::Postgres(s) => Box::pin(s.$f($($a),*)),
+                        };
+                    issued
+                }]
+            $($rest)*);
+    };
+
+    // A plain `fn`, without and with a default body.
+    (@item $name:ident $attr:tt [$($decl:tt)*] [$($fwd:tt)*]
+        $(#[$m:meta])* fn $f:ident(&$self:ident $(, $a:ident: $t:ty)* $(,)?) -> $out:ty;
+        $($rest:tt)*
+    ) => {
+        store_trait!(@item $name $attr
+            [$($decl)* $(#[$m])* fn $f(&$self $(, $a: $t)*) -> $out;]
+            [$($fwd)* store_trait!(@plain $self $f ($($a: $t),*) -> $out);]
+            $($rest)*);
+    };
+    (@item $name:ident $attr:tt [$($decl:tt)*] [$($fwd:tt)*]
+        $(#[$m:meta])* fn $f:ident(&$self:ident $(, $a:ident: $t:ty)* $(,)?) -> $out:ty $body:block
+        $($rest:tt)*
+    ) => {
+        store_trait!(@item $name $attr
+            [$($decl)* $(#[$m])* fn $f(&$self $(, $a: $t)*) -> $out $body]
+            [$($fwd)* store_trait!(@plain $self $f ($($a: $t),*) -> $out);]
+            $($rest)*);
+    };
+
+    // The forwarding methods.
+    (@async $self:ident $f:ident ($($a:ident: $t:ty),*) -> $out:ty) => {
+        async fn $f(&$self $(, $a: $t)*) -> $out {
+            match $self {
+                $crate::AnyStore::Sqlite(s) => s.$f($($a),*).await,
+                $crate::AnyStore::Postgres(s) => s.$f($($a),*).await,
+            }
         }
     };
-}
-
-impl Store for AnyStore {
-    async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
-        each!(self, s => s.create_user(name, key, password_hash).await)
-    }
-    async fn user_by_key(&self, key: &str) -> Result<Option<User>> {
-        each!(self, s => s.user_by_key(key).await)
-    }
-    async fn users_without_key(&self) -> Result<Vec<(i64, String)>> {
-        each!(self, s => s.users_without_key().await)
-    }
-    async fn set_user_key(&self, id: i64, key: &str) -> Result<()> {
-        each!(self, s => s.set_user_key(id, key).await)
-    }
-    async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
-        each!(self, s => s.user_by_name(name).await)
-    }
-    async fn user_by_id(&self, id: i64) -> Result<Option<User>> {
-        each!(self, s => s.user_by_id(id).await)
-    }
-    async fn set_profile(&self, id: i64, gender: Option<&str>, forms: Option<&[String]>) -> Result<()> {
-        each!(self, s => s.set_profile(id, gender, forms).await)
-    }
-    async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> Result<()> {
-        each!(self, s => s.create_session(token, user_id, expires_at).await)
-    }
-    async fn session_user(&self, token: &str, now: i64) -> Result<Option<i64>> {
-        each!(self, s => s.session_user(token, now).await)
-    }
-    async fn delete_session(&self, token: &str) -> Result<()> {
-        each!(self, s => s.delete_session(token).await)
-    }
-    async fn create_game(
-        &self,
-        title: &str,
-        host_id: i64,
-        invite: &str,
-        setup: &serde_json::Value,
-        now: i64,
-    ) -> Result<i64> {
-        each!(self, s => s.create_game(title, host_id, invite, setup, now).await)
-    }
-    async fn game(&self, id: i64) -> Result<Option<GameRow>> {
-        each!(self, s => s.game(id).await)
-    }
-    async fn game_by_invite(&self, invite: &str) -> Result<Option<GameRow>> {
-        each!(self, s => s.game_by_invite(invite).await)
-    }
-    async fn games(&self) -> Result<Vec<GameRow>> {
-        each!(self, s => s.games().await)
-    }
-    async fn finish_game(&self, id: i64, summary: &serde_json::Value) -> Result<()> {
-        each!(self, s => s.finish_game(id, summary).await)
-    }
-    fn append(
-        &self,
-        game_id: i64,
-        expected_seq: i64,
-        ev: NewEvent,
-    ) -> impl std::future::Future<Output = Result<Appended>> + Send + 'static {
-        // Both arms issue the append now; the answer is one boxed future type.
-        let f: std::pin::Pin<Box<dyn std::future::Future<Output = Result<Appended>> + Send>> =
-            each!(self, s => Box::pin(s.append(game_id, expected_seq, ev)));
-        f
-    }
-    async fn events(&self, game_id: i64) -> Result<Vec<Event>> {
-        each!(self, s => s.events(game_id).await)
-    }
-    async fn events_after(&self, game_id: i64, after: i64) -> Result<Vec<Event>> {
-        each!(self, s => s.events_after(game_id, after).await)
-    }
-    async fn event(&self, game_id: i64, seq: i64) -> Result<Option<Event>> {
-        each!(self, s => s.event(game_id, seq).await)
-    }
-    fn shared(&self) -> bool {
-        each!(self, s => s.shared())
-    }
-    fn changes(&self) -> Option<tokio::sync::mpsc::Receiver<Change>> {
-        each!(self, s => s.changes())
-    }
-    async fn lead(&self) -> Result<bool> {
-        each!(self, s => s.lead().await)
-    }
+    (@plain $self:ident $f:ident ($($a:ident: $t:ty),*) -> $out:ty) => {
+        fn $f(&$self $(, $a: $t)*) -> $out {
+            match $self {
+                $crate::AnyStore::Sqlite(s) => s.$f($($a),*),
+                $crate::AnyStore::Postgres(s) => s.$f($($a),*),
+            }
+        }
+    };
 }

@@ -92,7 +92,7 @@ impl PgSnapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{NewEvent, Store};
+    use crate::{Accounts, EventLog, NewEvent};
 
     async fn populated(path: &str) -> SqliteStore {
         let s = SqliteStore::open(path).await.unwrap();

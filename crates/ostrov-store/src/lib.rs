@@ -1,4 +1,15 @@
-//! Durable storage for the Ostrov server, behind one narrow trait ([`Store`]).
+//! Durable storage for the Ostrov server, behind two narrow traits: [`Accounts`] (users,
+//! their profiles, sessions) and [`EventLog`] (games and their append-only logs). The
+//! server is generic over [`Store`], which is both.
+//!
+//! Game rows belong to the event log, not to the accounts: a game's row (title, host,
+//! invite, setup, and the summary once it is over) is its log's header. Every event names
+//! its game (the `events` table refers to `games`), a game is created just before its first
+//! append, [`EventLog::finish_game`] stores a summary folded from the log, and a node that
+//! missed announcements ([`Change::Missed`]) catches up by listing the game rows and
+//! reading their logs. Accounts never refer to a game; a game refers to its host only by id.
+//! The calls that let several nodes share the logs ([`EventLog::shared`],
+//! [`EventLog::changes`], [`EventLog::lead`]) are the log's too.
 //!
 //! Games are event-sourced: the `events` table is append-only (never updated in place).
 //! An append is durable before it is answered. [`SqliteStore`] (WAL, `synchronous=FULL`)
@@ -6,26 +17,29 @@
 //! waiting (across all games), writes them in one transaction, syncs once and only then
 //! answers each; a lone append under light load is written at once, by the task awaiting
 //! it (see the `writer` module). Appends carry the sequence number the caller
-//! expects to be last ([`Store::append`]), so a store shared by several writers (the
+//! expects to be last ([`EventLog::append`]), so a store shared by several writers (the
 //! PostgreSQL one) refuses a stale append instead of interleaving it. [`PgStore`] keeps
 //! the same guarantees in PostgreSQL, the shared store of several server nodes;
 //! [`AnyStore`] is either, chosen by the `--db` value at start.
+//!
+//! Layout: this file holds the traits, the types they speak of and the error; `sqlite`
+//! (with `writer`, its group commit) and `postgres` implement them; `any` is [`AnyStore`]
+//! and the `store_trait!` macro the traits are declared with, which forwards every method
+//! for `AnyStore`; `backup` reads a database for `ostrov backup`; `testdb` makes throw-away
+//! PostgreSQL databases for tests.
 
+#[macro_use]
 mod any;
 mod backup;
 mod postgres;
+mod sqlite;
 pub mod testdb;
 mod writer;
 
 pub use any::{is_postgres, AnyStore};
 pub use backup::{Counts, PgSnapshot};
 pub use postgres::PgStore;
-
-use std::future::Future;
-use std::str::FromStr;
-
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+pub use sqlite::SqliteStore;
 
 /// A storage error. `Conflict` means a uniqueness rule refused the write
 /// (a taken user name).
@@ -75,7 +89,7 @@ pub struct GameRow {
     /// The game's setup as JSON (slots, roster, seed, schedule, house rules).
     pub setup: serde_json::Value,
     pub created_at: i64,
-    /// Set once the game is over ([`Store::finish_game`]): the server's summary of it, so
+    /// Set once the game is over ([`EventLog::finish_game`]): the server's summary of it, so
     /// that a finished game need not be folded to be listed.
     pub finished: Option<serde_json::Value>,
 }
@@ -131,288 +145,109 @@ pub enum Change {
     Missed,
 }
 
-/// The narrow storage interface the server uses. Game code sees only this.
-pub trait Store: Send + Sync + 'static {
-    /// A new account. `key` is the name's look-alike-free form (the server's skeleton):
-    /// one account per key ([`StoreError::Conflict`] otherwise), as per name.
-    fn create_user(&self, name: &str, key: &str, password_hash: &str) -> impl Future<Output = Result<i64>> + Send;
-    /// The account with this exact name.
-    fn user_by_name(&self, name: &str) -> impl Future<Output = Result<Option<User>>> + Send;
-    /// The account whose name has this key.
-    fn user_by_key(&self, key: &str) -> impl Future<Output = Result<Option<User>>> + Send;
-    /// Accounts made before names had keys: (id, name).
-    fn users_without_key(&self) -> impl Future<Output = Result<Vec<(i64, String)>>> + Send;
-    /// Gives an old account its key ([`StoreError::Conflict`] if another account has it).
-    fn set_user_key(&self, id: i64, key: &str) -> impl Future<Output = Result<()>> + Send;
-    fn user_by_id(&self, id: i64) -> impl Future<Output = Result<Option<User>>> + Send;
-    /// Sets an account's gender and forms of its name (checked by the caller; `None`
-    /// clears one).
-    fn set_profile(
-        &self,
-        id: i64,
-        gender: Option<&str>,
-        forms: Option<&[String]>,
-    ) -> impl Future<Output = Result<()>> + Send;
+store_trait! {
+    /// Accounts: users, their profiles and their sessions. Nothing here refers to a game.
+    pub trait Accounts {
+        /// A new account. `key` is the name's look-alike-free form (the server's skeleton):
+        /// one account per key ([`StoreError::Conflict`] otherwise), as per name.
+        async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64>;
+        /// The account with this exact name.
+        async fn user_by_name(&self, name: &str) -> Result<Option<User>>;
+        /// The account whose name has this key.
+        async fn user_by_key(&self, key: &str) -> Result<Option<User>>;
+        /// Accounts made before names had keys: (id, name).
+        async fn users_without_key(&self) -> Result<Vec<(i64, String)>>;
+        /// Gives an old account its key ([`StoreError::Conflict`] if another account has it).
+        async fn set_user_key(&self, id: i64, key: &str) -> Result<()>;
+        async fn user_by_id(&self, id: i64) -> Result<Option<User>>;
+        /// Sets an account's gender and forms of its name (checked by the caller; `None`
+        /// clears one).
+        async fn set_profile(&self, id: i64, gender: Option<&str>, forms: Option<&[String]>) -> Result<()>;
 
-    fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> impl Future<Output = Result<()>> + Send;
-    /// The user of a live session (expired sessions count as absent).
-    fn session_user(&self, token: &str, now: i64) -> impl Future<Output = Result<Option<i64>>> + Send;
-    fn delete_session(&self, token: &str) -> impl Future<Output = Result<()>> + Send;
+        async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> Result<()>;
+        /// The user of a live session (expired sessions count as absent).
+        async fn session_user(&self, token: &str, now: i64) -> Result<Option<i64>>;
+        async fn delete_session(&self, token: &str) -> Result<()>;
+    }
+}
 
-    fn create_game(
-        &self,
-        title: &str,
-        host_id: i64,
-        invite: &str,
-        setup: &serde_json::Value,
-        now: i64,
-    ) -> impl Future<Output = Result<i64>> + Send;
-    fn game(&self, id: i64) -> impl Future<Output = Result<Option<GameRow>>> + Send;
-    fn game_by_invite(&self, invite: &str) -> impl Future<Output = Result<Option<GameRow>>> + Send;
-    fn games(&self) -> impl Future<Output = Result<Vec<GameRow>>> + Send;
-    /// Notes that the game is over, with the server's summary of it (see [`GameRow::finished`]).
-    /// Not part of the log: a hint the server can always recompute by folding the log.
-    fn finish_game(&self, id: i64, summary: &serde_json::Value) -> impl Future<Output = Result<()>> + Send;
+store_trait! {
+    /// The games and their append-only logs, and what the nodes sharing a store need to
+    /// share them. A game's row is its log's header, so it is here (see the crate's
+    /// documentation).
+    pub trait EventLog {
+        async fn create_game(
+            &self,
+            title: &str,
+            host_id: i64,
+            invite: &str,
+            setup: &serde_json::Value,
+            now: i64,
+        ) -> Result<i64>;
+        async fn game(&self, id: i64) -> Result<Option<GameRow>>;
+        async fn game_by_invite(&self, invite: &str) -> Result<Option<GameRow>>;
+        async fn games(&self) -> Result<Vec<GameRow>>;
+        /// Notes that the game is over, with the server's summary of it (see [`GameRow::finished`]).
+        /// Not part of the log: a hint the server can always recompute by folding the log.
+        async fn finish_game(&self, id: i64, summary: &serde_json::Value) -> Result<()>;
 
-    /// Appends one event as sequence number `expected_seq + 1`, if the game's log ends at
-    /// `expected_seq` (0: an empty log); otherwise nothing is added and the answer is
-    /// [`Appended::Conflict`] with the log's last sequence number. A client request id
-    /// already in the game's log is checked first: [`Appended::Duplicate`], nothing added.
-    /// (So `expected_seq = -1` is a lookup of a request id, in order with the appends,
-    /// that never writes.)
-    ///
-    /// The answer comes once the event is durable (committed and synced); an error means
-    /// nothing of this append is in the log.
-    ///
-    /// The append is issued when `append` is called, not when the future is first polled:
-    /// the server calls `append(g, n + 1, …)` while `append(g, n, …)` is still waiting for
-    /// its sync (it pipelines the orders of one game), and the store must apply the appends
-    /// of a game in the order of the calls. Dropping the future does not cancel the append.
-    /// (SqliteStore queues each call to its one writer; a store may also batch.)
-    fn append(
-        &self,
-        game_id: i64,
-        expected_seq: i64,
-        ev: NewEvent,
-    ) -> impl Future<Output = Result<Appended>> + Send + 'static;
-    /// The whole log of a game, in sequence order.
-    fn events(&self, game_id: i64) -> impl Future<Output = Result<Vec<Event>>> + Send;
-    /// The log of a game after sequence number `after`, in order.
-    fn events_after(&self, game_id: i64, after: i64) -> impl Future<Output = Result<Vec<Event>>> + Send {
-        async move {
+        /// Appends one event as sequence number `expected_seq + 1`, if the game's log ends at
+        /// `expected_seq` (0: an empty log); otherwise nothing is added and the answer is
+        /// [`Appended::Conflict`] with the log's last sequence number. A client request id
+        /// already in the game's log is checked first: [`Appended::Duplicate`], nothing added.
+        /// (So `expected_seq = -1` is a lookup of a request id, in order with the appends,
+        /// that never writes.)
+        ///
+        /// The answer comes once the event is durable (committed and synced); an error means
+        /// nothing of this append is in the log.
+        ///
+        /// The append is issued when `append` is called, not when the future is first polled:
+        /// the server calls `append(g, n + 1, …)` while `append(g, n, …)` is still waiting for
+        /// its sync (it pipelines the orders of one game), and the store must apply the appends
+        /// of a game in the order of the calls. Dropping the future does not cancel the append.
+        /// (SqliteStore queues each call to its one writer; a store may also batch.)
+        fn append(
+            &self,
+            game_id: i64,
+            expected_seq: i64,
+            ev: NewEvent,
+        ) -> impl Future<Output = Result<Appended>> + Send + 'static;
+        /// The whole log of a game, in sequence order.
+        async fn events(&self, game_id: i64) -> Result<Vec<Event>>;
+        /// The log of a game after sequence number `after`, in order.
+        async fn events_after(&self, game_id: i64, after: i64) -> Result<Vec<Event>> {
             let mut all = self.events(game_id).await?;
             all.retain(|e| e.seq > after);
             Ok(all)
         }
-    }
+        /// One entry of a game's log by its sequence number (a primary-key lookup).
+        async fn event(&self, game_id: i64, seq: i64) -> Result<Option<Event>>;
 
-    /// Whether other nodes may append to the same logs (PostgreSQL): then the server
-    /// waits for each append before the next of the game, and a conflict is folded in
-    /// and checked again, instead of pipelining.
-    fn shared(&self) -> bool {
-        false
-    }
-    /// What other nodes append, for a shared store (`None`: only this node writes). Call
-    /// inside the runtime: it spawns the listening task.
-    fn changes(&self) -> Option<tokio::sync::mpsc::Receiver<Change>> {
-        None
-    }
-    /// Whether this node holds the scheduler lease now (taking it if it is free): of the
-    /// nodes sharing a store, only the holder's scheduler runs the deadlines. One node
-    /// alone always holds it.
-    fn lead(&self) -> impl Future<Output = Result<bool>> + Send {
-        async { Ok(true) }
-    }
-    /// One entry of a game's log by its sequence number (a primary-key lookup).
-    fn event(&self, game_id: i64, seq: i64) -> impl Future<Output = Result<Option<Event>>> + Send;
-}
-
-const MIGRATIONS: &[&str] = &[
-    "CREATE TABLE users (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        password_hash TEXT NOT NULL
-    )",
-    "CREATE TABLE sessions (
-        token TEXT PRIMARY KEY,
-        user_id INTEGER NOT NULL REFERENCES users(id),
-        expires_at INTEGER NOT NULL
-    )",
-    "CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        title TEXT NOT NULL,
-        host_id INTEGER NOT NULL REFERENCES users(id),
-        invite TEXT NOT NULL UNIQUE,
-        setup TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-    )",
-    "CREATE TABLE events (
-        game_id INTEGER NOT NULL REFERENCES games(id),
-        seq INTEGER NOT NULL,
-        at INTEGER NOT NULL,
-        author INTEGER,
-        client_request_id TEXT,
-        kind TEXT NOT NULL,
-        payload TEXT NOT NULL,
-        PRIMARY KEY (game_id, seq),
-        UNIQUE (game_id, client_request_id)
-    )",
-    // The log is append-only: the database itself refuses updates and deletes.
-    "CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END",
-    "CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END",
-    // The summary of a finished game (JSON), so a server can start without folding it.
-    "ALTER TABLE games ADD COLUMN finished TEXT",
-    // A digest of the request that carried a client request id (older rows: NULL).
-    "ALTER TABLE events ADD COLUMN request_hash TEXT",
-    // One account per look-alike-free name (the server fills older rows at start).
-    "ALTER TABLE users ADD COLUMN name_key TEXT",
-    "CREATE UNIQUE INDEX users_one_per_name_key ON users (name_key)",
-    // The profile: the gender (`m`/`f`) and the name's six forms (a JSON list).
-    "ALTER TABLE users ADD COLUMN gender TEXT",
-    "ALTER TABLE users ADD COLUMN forms TEXT",
-];
-
-/// SQLite implementation of [`Store`].
-#[derive(Clone)]
-pub struct SqliteStore {
-    pool: SqlitePool,
-    /// None for a database opened read-only: every append is refused.
-    writer: Option<writer::Writer>,
-    /// Sessions already read, by token: `(user, expires_at)`. Every API request checks
-    /// its session, so this saves a query per request. The database stays the truth: a
-    /// token is cached only once read from (or written to) it, and removed with it. Only
-    /// this process writes the file, so nothing else can end a session behind the cache.
-    sessions: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, (i64, i64)>>>,
-}
-
-/// At most this many sessions are cached; past it the cache starts again empty.
-const SESSION_CACHE: usize = 100_000;
-
-impl SqliteStore {
-    /// Open (creating if missing) the database at `path` and migrate it.
-    /// `":memory:"` opens a private in-memory database (one connection).
-    pub async fn open(path: &str) -> Result<Self> {
-        let memory = path == ":memory:";
-        let opts = if memory {
-            SqliteConnectOptions::from_str("sqlite::memory:")?
-        } else {
-            SqliteConnectOptions::new().filename(path).create_if_missing(true)
-        };
-        let opts = opts
-            .journal_mode(if memory { SqliteJournalMode::Memory } else { SqliteJournalMode::Wal })
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(std::time::Duration::from_secs(5));
-        // A SQLite connection is a handle on a local file: it cannot go stale as a network
-        // connection can, so a connection is not pinged before each use (the ping is a
-        // round trip to the connection's worker thread, a tenth of an order's latency).
-        let pool = SqlitePoolOptions::new()
-            .max_connections(if memory { 1 } else { 4 })
-            .test_before_acquire(false)
-            .connect_with(opts.clone())
-            .await?;
-        let writer = Some(writer::Writer::start(&opts, memory)?);
-        let store = SqliteStore { pool, writer, sessions: Default::default() };
-        store.migrate().await?;
-        if !memory {
-            store.probe_write(path).await?;
+        /// Whether other nodes may append to the same logs (PostgreSQL): then the server
+        /// waits for each append before the next of the game, and a conflict is folded in
+        /// and checked again, instead of pipelining.
+        fn shared(&self) -> bool {
+            false
         }
-        Ok(store)
-    }
-
-    /// Refuses a database the server could read but never write (a read-only file or
-    /// directory): one clear error at start instead of a failing write per request.
-    async fn probe_write(&self, path: &str) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
-        let probe = sqlx::query("INSERT INTO schema_version (version) VALUES (-1)").execute(&mut *tx).await;
-        let _ = tx.rollback().await;
-        probe.map(|_| ()).map_err(|e| {
-            StoreError::Db(format!(
-                "в базу данных нельзя записывать (файл или его папка только для чтения?): {path}: {e}"
-            ))
-        })
-    }
-
-    fn remember_session(&self, token: &str, user: i64, expires_at: i64) {
-        let mut cache = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= SESSION_CACHE {
-            cache.clear();
+        /// What other nodes append, for a shared store (`None`: only this node writes). Call
+        /// inside the runtime: it spawns the listening task.
+        fn changes(&self) -> Option<tokio::sync::mpsc::Receiver<Change>> {
+            None
         }
-        cache.insert(token.to_string(), (user, expires_at));
-    }
-
-    async fn migrate(&self) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)").execute(&mut *tx).await?;
-        let v: Option<i64> = sqlx::query_scalar("SELECT MAX(version) FROM schema_version").fetch_one(&mut *tx).await?;
-        let v = v.unwrap_or(0) as usize;
-        for (i, m) in MIGRATIONS.iter().enumerate().skip(v) {
-            sqlx::query(m).execute(&mut *tx).await?;
-            sqlx::query("INSERT INTO schema_version (version) VALUES (?)")
-                .bind((i + 1) as i64)
-                .execute(&mut *tx)
-                .await?;
+        /// Whether this node holds the scheduler lease now (taking it if it is free): of the
+        /// nodes sharing a store, only the holder's scheduler runs the deadlines. One node
+        /// alone always holds it.
+        async fn lead(&self) -> Result<bool> {
+            Ok(true)
         }
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// Writes a consistent copy of the whole database to the new file `out` while the
-    /// server runs (`VACUUM INTO`: one read transaction, so every event committed before
-    /// it is in the copy and none half-written).
-    pub async fn backup(&self, out: &str) -> Result<()> {
-        sqlx::query("VACUUM INTO ?").bind(out).execute(&self.pool).await?;
-        Ok(())
-    }
-
-    /// The SQLite pragmas in force (journal mode, synchronous level), for checks.
-    pub async fn pragmas(&self) -> Result<(String, i64)> {
-        let j: String = sqlx::query_scalar("PRAGMA journal_mode").fetch_one(&self.pool).await?;
-        let s: i64 = sqlx::query_scalar("PRAGMA synchronous").fetch_one(&self.pool).await?;
-        Ok((j, s))
-    }
-
-    /// For tests: the next `n` batches of appends to start fail (rolled back, every append in them
-    /// answered with an error), as a full disk or a read-only database would.
-    pub fn fail_next_batches(&self, n: u32) {
-        if let Some(w) = &self.writer {
-            w.faults().fail.store(n, std::sync::atomic::Ordering::SeqCst);
-        }
-    }
-
-    /// For tests: the writer holds each batch this long before committing it (a slow disk),
-    /// so that appends pile up behind it.
-    pub fn hold_batches(&self, ms: u64) {
-        if let Some(w) = &self.writer {
-            w.faults().hold_ms.store(ms, std::sync::atomic::Ordering::SeqCst);
-        }
-    }
-
-    /// How many batches the writer has committed and how many appends they held.
-    pub fn batch_counts(&self) -> (u64, u64) {
-        use std::sync::atomic::Ordering::Relaxed;
-        self.writer.as_ref().map_or((0, 0), |w| (w.faults().batches.load(Relaxed), w.faults().appends.load(Relaxed)))
-    }
-
-    /// How many of those batches were written by the task that awaited an append (the
-    /// database idle) rather than by the writer thread.
-    pub fn batches_by_tasks(&self) -> u64 {
-        self.writer.as_ref().map_or(0, |w| w.faults().by_tasks.load(std::sync::atomic::Ordering::Relaxed))
     }
 }
 
-/// The columns of [`User`].
-const USER_COLUMNS: &str = "id, name, password_hash, gender, forms";
+/// The storage interface the server uses: [`Accounts`] and [`EventLog`] together. Game
+/// code sees only this. Every type with both is a `Store`; implement the two traits.
+pub trait Store: Accounts + EventLog {}
 
-fn user_of(r: &sqlx::sqlite::SqliteRow) -> Result<User> {
-    Ok(User {
-        id: r.get("id"),
-        name: r.get("name"),
-        password_hash: r.get("password_hash"),
-        gender: r.get("gender"),
-        forms: forms_of(r.get("forms"))?,
-    })
-}
+impl<S: Accounts + EventLog> Store for S {}
 
 /// The stored forms (a JSON list) read back.
 pub(crate) fn forms_of(stored: Option<String>) -> Result<Option<Vec<String>>> {
@@ -422,209 +257,4 @@ pub(crate) fn forms_of(stored: Option<String>) -> Result<Option<Vec<String>>> {
 /// The forms as stored.
 pub(crate) fn forms_text(forms: Option<&[String]>) -> Option<String> {
     forms.map(|f| serde_json::Value::from(f.to_vec()).to_string())
-}
-
-fn game_of(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow> {
-    let setup: String = r.get("setup");
-    Ok(GameRow {
-        id: r.get("id"),
-        title: r.get("title"),
-        host_id: r.get("host_id"),
-        invite: r.get("invite"),
-        setup: serde_json::from_str(&setup).map_err(|e| StoreError::Db(e.to_string()))?,
-        created_at: r.get("created_at"),
-        finished: r
-            .get::<Option<String>, _>("finished")
-            .map(|f| serde_json::from_str(&f))
-            .transpose()
-            .map_err(|e| StoreError::Db(e.to_string()))?,
-    })
-}
-
-impl Store for SqliteStore {
-    async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
-        let r = sqlx::query("INSERT INTO users (name, name_key, password_hash) VALUES (?, ?, ?)")
-            .bind(name)
-            .bind(key)
-            .bind(password_hash)
-            .execute(&self.pool)
-            .await?;
-        Ok(r.last_insert_rowid())
-    }
-
-    async fn user_by_key(&self, key: &str) -> Result<Option<User>> {
-        let r = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE name_key = ?"))
-            .bind(key)
-            .fetch_optional(&self.pool)
-            .await?;
-        r.as_ref().map(user_of).transpose()
-    }
-
-    async fn users_without_key(&self) -> Result<Vec<(i64, String)>> {
-        let rows =
-            sqlx::query("SELECT id, name FROM users WHERE name_key IS NULL ORDER BY id").fetch_all(&self.pool).await?;
-        Ok(rows.iter().map(|r| (r.get("id"), r.get("name"))).collect())
-    }
-
-    async fn set_user_key(&self, id: i64, key: &str) -> Result<()> {
-        sqlx::query("UPDATE users SET name_key = ? WHERE id = ?").bind(key).bind(id).execute(&self.pool).await?;
-        Ok(())
-    }
-
-    async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
-        let r = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE name = ?"))
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
-        r.as_ref().map(user_of).transpose()
-    }
-
-    async fn user_by_id(&self, id: i64) -> Result<Option<User>> {
-        let r = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        r.as_ref().map(user_of).transpose()
-    }
-
-    async fn set_profile(&self, id: i64, gender: Option<&str>, forms: Option<&[String]>) -> Result<()> {
-        sqlx::query("UPDATE users SET gender = ?, forms = ? WHERE id = ?")
-            .bind(gender)
-            .bind(forms_text(forms))
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> Result<()> {
-        sqlx::query("INSERT INTO sessions (token, user_id, expires_at) VALUES (?, ?, ?)")
-            .bind(token)
-            .bind(user_id)
-            .bind(expires_at)
-            .execute(&self.pool)
-            .await?;
-        self.remember_session(token, user_id, expires_at);
-        Ok(())
-    }
-
-    async fn session_user(&self, token: &str, now: i64) -> Result<Option<i64>> {
-        let cached = self.sessions.lock().unwrap_or_else(|e| e.into_inner()).get(token).copied();
-        if let Some((user, expires_at)) = cached {
-            return Ok((expires_at > now).then_some(user));
-        }
-        let r: Option<(i64, i64)> =
-            sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token = ? AND expires_at > ?")
-                .bind(token)
-                .bind(now)
-                .fetch_optional(&self.pool)
-                .await?;
-        if let Some((user, expires_at)) = r {
-            self.remember_session(token, user, expires_at);
-        }
-        Ok(r.map(|(user, _)| user))
-    }
-
-    async fn delete_session(&self, token: &str) -> Result<()> {
-        sqlx::query("DELETE FROM sessions WHERE token = ?").bind(token).execute(&self.pool).await?;
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner()).remove(token);
-        Ok(())
-    }
-
-    async fn create_game(
-        &self,
-        title: &str,
-        host_id: i64,
-        invite: &str,
-        setup: &serde_json::Value,
-        now: i64,
-    ) -> Result<i64> {
-        let r = sqlx::query("INSERT INTO games (title, host_id, invite, setup, created_at) VALUES (?, ?, ?, ?, ?)")
-            .bind(title)
-            .bind(host_id)
-            .bind(invite)
-            .bind(setup.to_string())
-            .bind(now)
-            .execute(&self.pool)
-            .await?;
-        Ok(r.last_insert_rowid())
-    }
-
-    async fn game(&self, id: i64) -> Result<Option<GameRow>> {
-        let r = sqlx::query("SELECT * FROM games WHERE id = ?").bind(id).fetch_optional(&self.pool).await?;
-        r.as_ref().map(game_of).transpose()
-    }
-
-    async fn game_by_invite(&self, invite: &str) -> Result<Option<GameRow>> {
-        let r = sqlx::query("SELECT * FROM games WHERE invite = ?").bind(invite).fetch_optional(&self.pool).await?;
-        r.as_ref().map(game_of).transpose()
-    }
-
-    async fn games(&self) -> Result<Vec<GameRow>> {
-        let rows = sqlx::query("SELECT * FROM games ORDER BY id").fetch_all(&self.pool).await?;
-        rows.iter().map(game_of).collect()
-    }
-
-    async fn finish_game(&self, id: i64, summary: &serde_json::Value) -> Result<()> {
-        sqlx::query("UPDATE games SET finished = ? WHERE id = ?")
-            .bind(summary.to_string())
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    fn append(
-        &self,
-        game_id: i64,
-        expected_seq: i64,
-        ev: NewEvent,
-    ) -> impl Future<Output = Result<Appended>> + Send + 'static {
-        let queued = self.writer.as_ref().map(|w| w.append(game_id, expected_seq, ev));
-        async move {
-            match queued {
-                Some(answer) => answer.await,
-                None => Err(StoreError::Db("the database is open read-only".into())),
-            }
-        }
-    }
-
-    async fn events(&self, game_id: i64) -> Result<Vec<Event>> {
-        self.events_after(game_id, 0).await
-    }
-
-    async fn events_after(&self, game_id: i64, after: i64) -> Result<Vec<Event>> {
-        let rows =
-            sqlx::query(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"))
-                .bind(game_id)
-                .bind(after)
-                .fetch_all(&self.pool)
-                .await?;
-        rows.iter().map(event_of).collect()
-    }
-
-    async fn event(&self, game_id: i64, seq: i64) -> Result<Option<Event>> {
-        let r = sqlx::query(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq = ?"))
-            .bind(game_id)
-            .bind(seq)
-            .fetch_optional(&self.pool)
-            .await?;
-        r.as_ref().map(event_of).transpose()
-    }
-}
-
-const EVENT_COLUMNS: &str = "game_id, seq, at, author, client_request_id, request_hash, kind, payload";
-
-fn event_of(r: &sqlx::sqlite::SqliteRow) -> Result<Event> {
-    let payload: String = r.get("payload");
-    Ok(Event {
-        game_id: r.get("game_id"),
-        seq: r.get("seq"),
-        at: r.get("at"),
-        author: r.get("author"),
-        client_request_id: r.get("client_request_id"),
-        request_hash: r.get("request_hash"),
-        kind: r.get("kind"),
-        payload: serde_json::from_str(&payload).map_err(|e| StoreError::Db(e.to_string()))?,
-    })
 }

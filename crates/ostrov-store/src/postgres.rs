@@ -1,5 +1,5 @@
-//! PostgreSQL implementation of [`Store`]: the shared store of several `ostrov serve`
-//! nodes (docs/DEPLOY.md).
+//! PostgreSQL implementation of [`Store`](crate::Store): the shared store of several
+//! `ostrov serve` nodes (docs/DEPLOY.md).
 //!
 //! The same guarantees as the SQLite store: the `events` table is append-only (triggers
 //! refuse UPDATE, DELETE and TRUNCATE), `(game_id, seq)` is its primary key and a client
@@ -16,7 +16,7 @@ use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 use sqlx::{Connection, PgConnection, PgPool, Row};
 use tokio::sync::{mpsc, oneshot, Mutex};
 
-use crate::{Appended, Change, Event, GameRow, NewEvent, Result, Store, StoreError, User};
+use crate::{Accounts, Appended, Change, Event, EventLog, GameRow, NewEvent, Result, StoreError, User};
 
 /// The channel every append is announced on.
 pub const CHANNEL: &str = "ostrov_events";
@@ -81,7 +81,7 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE users ADD COLUMN forms TEXT",
 ];
 
-/// PostgreSQL implementation of [`Store`].
+/// PostgreSQL implementation of [`Store`](crate::Store).
 #[derive(Clone)]
 pub struct PgStore {
     pool: PgPool,
@@ -311,7 +311,7 @@ fn change_of(payload: &str) -> Option<Change> {
     Some(Change::Appended { game_id: g.parse().ok()?, seq: s.parse().ok()? })
 }
 
-impl Store for PgStore {
+impl Accounts for PgStore {
     async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
         if !storable(name) || !storable(key) {
             return Err(StoreError::Db("a name with a NUL character".into()));
@@ -410,7 +410,9 @@ impl Store for PgStore {
         sqlx::query("DELETE FROM sessions WHERE token = $1").bind(token).execute(&self.pool).await?;
         Ok(())
     }
+}
 
+impl EventLog for PgStore {
     async fn create_game(
         &self,
         title: &str,

@@ -1,5 +1,5 @@
 //! Group commit: one writer per database, with a connection of its own. Every append is
-//! queued when [`Store::append`](crate::Store::append) is called; whoever writes takes
+//! queued when [`EventLog::append`](crate::EventLog::append) is called; whoever writes takes
 //! everything waiting (across all games, up to [`MAX_BATCH`]), checks and writes it in one
 //! transaction, commits (one WAL sync under `synchronous=FULL`) and only then answers each
 //! append. Nothing waits for a batch to fill. A batch that fails is rolled back whole and

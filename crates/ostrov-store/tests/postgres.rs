@@ -8,7 +8,7 @@
 mod common;
 
 use ostrov_store::testdb::{self, TestDb};
-use ostrov_store::{AnyStore, Appended, Change, NewEvent, PgStore, Store, StoreError};
+use ostrov_store::{Accounts, AnyStore, Appended, Change, EventLog, NewEvent, PgStore, StoreError};
 use serde_json::json;
 
 fn ev(at: i64, req: Option<&str>, kind: &str) -> NewEvent {
@@ -42,6 +42,23 @@ async fn migrates_once_even_when_nodes_start_together() {
     assert_eq!(versions, (1..=versions.len() as i64).collect::<Vec<_>>(), "each migration once");
     // `--db postgres://…` picks this store.
     assert_eq!(AnyStore::open(&db.url).await.unwrap().kind(), "PostgreSQL");
+}
+
+/// `AnyStore` forwards every method to the store it holds, the ones with a default in the
+/// trait too: over PostgreSQL it is shared, announces appends and takes the lease.
+#[tokio::test]
+async fn any_store_is_the_postgres_store_it_holds() {
+    let Some(db) = TestDb::create("any") else { return };
+    let s = AnyStore::open(&db.url).await.unwrap();
+    assert!(s.shared(), "not the trait's default");
+    assert!(s.lead().await.unwrap());
+    let mut changes = s.changes().expect("a shared store announces appends");
+    assert_eq!(changes.recv().await, Some(Change::Missed), "listening");
+    let (u, g) = common::users_sessions_games(&s).await;
+    assert_eq!(s.append(g, 0, ev(1, Some("a"), "created")).await.unwrap(), Appended::New(1));
+    assert_eq!(changes.recv().await, Some(Change::Appended { game_id: g, seq: 1 }));
+    assert_eq!(s.events_after(g, 0).await.unwrap()[0].author, Some(1));
+    assert_eq!(s.user_by_id(u).await.unwrap().unwrap().name, "Вика");
 }
 
 #[tokio::test]

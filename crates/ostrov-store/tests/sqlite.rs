@@ -1,6 +1,6 @@
 mod common;
 
-use ostrov_store::{Appended, NewEvent, SqliteStore, Store, StoreError};
+use ostrov_store::{Accounts, Appended, EventLog, NewEvent, SqliteStore, StoreError};
 use serde_json::json;
 
 fn temp_db(name: &str) -> String {
@@ -47,6 +47,22 @@ async fn migrates_on_first_start_with_wal_and_full_sync() {
 async fn users_sessions_games() {
     let s = SqliteStore::open(":memory:").await.unwrap();
     common::users_sessions_games(&s).await;
+}
+
+/// `AnyStore` forwards every method to the store it holds: over SQLite it is the one
+/// writer of its logs (not shared, no announcements, always the lead).
+#[tokio::test]
+async fn any_store_is_the_sqlite_store_it_holds() {
+    let s = ostrov_store::AnyStore::open(&temp_db("any")).await.unwrap();
+    assert_eq!(s.kind(), "SQLite");
+    assert!(!s.shared());
+    assert!(s.changes().is_none());
+    assert!(s.lead().await.unwrap());
+    let (_, g) = common::users_sessions_games(&s).await;
+    assert_eq!(s.append(g, 0, ev(1, Some("r1"), "created")).await.unwrap(), Appended::New(1));
+    assert_eq!(s.append(g, 0, ev(2, Some("r1"), "created")).await.unwrap(), Appended::Duplicate(1));
+    assert_eq!(s.event(g, 1).await.unwrap().unwrap().kind, "created");
+    assert!(s.events_after(g, 1).await.unwrap().is_empty());
 }
 
 #[tokio::test]

@@ -15,7 +15,7 @@ use std::thread;
 use std::time::Duration;
 
 use ostrov_server::client::Client;
-use ostrov_store::{NewEvent, PgStore, SqliteStore, Store};
+use ostrov_store::{Accounts, EventLog, NewEvent, PgStore, SqliteStore};
 use serde_json::{json, Value};
 use support::{ok, temp_dir, Node, T0};
 
