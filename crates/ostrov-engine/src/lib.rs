@@ -94,15 +94,15 @@ pub use name::{fold_name, nearest};
 pub use notice::{ItemSource, Notice, NoticeKind};
 pub use order::{Actor, Clock, Command, Order, Targets};
 pub use palms::{palms_violations, BANNED as PALMS_BANNED};
-pub use play::{play, resolve, Match};
+pub use play::{play, Match};
 pub use player::{Death, Player, PlayerId, Spent};
-pub use record::{Ballot, BallotKind, Check, CheckResult, DayRecord, ItemUse, Rejected, Snapshot, Stage};
+pub use record::{Ballot, BallotKind, Check, DayRecord, ItemUse, Rejected, Snapshot, Stage};
 pub use refusal::Refusal;
 pub use report::{
-    notice_text, AuthorityReport, BallotReport, CheckReport, DayReport, HostActionReport, ItemUseReport, LogReport,
-    NoticeReport, PlayerReport, QuestionReport, RejectedReport, Report, Tally,
+    notice_text, resolve, AuthorityReport, BallotReport, CheckReport, DayReport, HostActionReport, ItemUseReport,
+    LogReport, NoticeReport, PlayerReport, QuestionReport, RejectedReport, Report, Tally,
 };
-pub use role::Role;
+pub use role::{CheckResult, Role};
 pub use roster::{Roster, RosterError, MAX_RECOMMENDED, MIN_PLAYERS};
 pub use rules::{Rules, TieRule};
 pub use side::Side;
