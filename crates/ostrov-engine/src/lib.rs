@@ -74,13 +74,14 @@ mod side;
 mod sight;
 mod skeleton;
 mod speech;
+mod standing;
 mod state;
 mod vote;
 mod win;
 
 pub use act::Act;
 pub use announce::Announcement;
-pub use day::{Phase, Sent, Today};
+pub use day::{NightOrder, Phase, Sent, Today};
 pub use error::{GameFileError, ResolveError, UnknownWord};
 pub use event::Event;
 pub use gamefile::{
@@ -110,5 +111,6 @@ pub use side::Side;
 pub use sight::{Sight, Viewer};
 pub use skeleton::{clean_line, clean_name, skeleton, NameProblem, MAX_NAME_CHARS};
 pub use speech::{Silence, Speech};
+pub use standing::Standing;
 pub use state::State;
 pub use win::{winner, Winner};
