@@ -50,6 +50,7 @@ mod event;
 mod gamefile;
 mod item;
 mod lang;
+mod legal;
 mod locate;
 mod log;
 mod lynch;
@@ -90,6 +91,7 @@ pub use gamefile::{
 };
 pub use item::{Held, Item, ItemKind};
 pub use lang::Lang;
+pub use legal::{Aim, LegalOrder};
 pub use locate::Lines;
 pub use log::LogEntry;
 pub use name::{fold_name, nearest};
