@@ -10,6 +10,11 @@
 //!
 //! The 21 resolution steps of RULES.md are one explicit sequence in [`Match::close_day`].
 //!
+//! Callers ask the match questions instead of re-deriving a rule from its fields: what a
+//! seat may send now ([`Match::legal_orders`]), which of its orders stand
+//! ([`Match::standing_orders`]), whom it knows ([`Match::pack`]), what a viewer may see
+//! ([`Match::sight`]) and how a player speaks ([`Match::speech`]).
+//!
 //! ```
 //! use ostrov_engine::{resolve, Game};
 //!
