@@ -80,15 +80,9 @@ impl<'a> View<'a> {
         self.m.state.held(p).map(|h| h.item).filter(|i| i.is_passive())
     }
 
-    /// The pack, if this player is told one.
+    /// The pack, if this player is told one (R-SIDE-2: [`Match::pack`]).
     pub fn pack(&self) -> Vec<PlayerId> {
-        self.notices()
-            .filter_map(|k| match k {
-                NoticeKind::Pack(v) => Some(v.to_vec()),
-                _ => None,
-            })
-            .last()
-            .unwrap_or_default()
+        self.m.pack(self.me)
     }
 
     /// Living players, in list order (public).

@@ -122,9 +122,6 @@ pub struct Today {
     pub(crate) tie_breaks: VecDeque<PlayerId>,
     pub(crate) log: Log,
     pub(crate) record: DayRecord,
-    /// The night's working buffers, kept from day to day.
-    /// Boxed, so that the night moves in and out of the day as a pointer.
-    pub(crate) night_buf: Option<Box<crate::night::Night>>,
     /// The vote counts' buffer (see `Resolution::count`), kept from day to day.
     pub(crate) counts_buf: Vec<u32>,
     /// The lynch's "already considered" marks (see step 5), kept from day to day.
@@ -151,7 +148,6 @@ impl Today {
             tie_breaks: VecDeque::new(),
             log: Log::new(detail),
             record: DayRecord { day, event, ..DayRecord::default() },
-            night_buf: None,
             counts_buf: Vec::new(),
             placed_buf: Vec::new(),
             tie_buf: Vec::new(),
@@ -442,7 +438,7 @@ fn accept_host(state: &mut State, today: &mut Today, command: &Command) {
             today.record.removed.push((*target, reason.clone()));
             let role = state.player(*target).role;
             today.log.add(0, || crate::ru::say::removed(state.who(*target), role, reason.as_deref()).to_string());
-            crate::play::turn_halfbloods(state, &mut today.log, 0);
+            state.turn_halfbloods(&mut today.log, 0);
         }
         _ => unreachable!("only host acts come from the host"),
     }

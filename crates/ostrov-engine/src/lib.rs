@@ -10,6 +10,11 @@
 //!
 //! The 21 resolution steps of RULES.md are one explicit sequence in [`Match::close_day`].
 //!
+//! Callers ask the match questions instead of re-deriving a rule from its fields: what a
+//! seat may send now ([`Match::legal_orders`]), which of its orders stand
+//! ([`Match::standing_orders`]), whom it knows ([`Match::pack`]), what a viewer may see
+//! ([`Match::sight`]) and how a player speaks ([`Match::speech`]).
+//!
 //! ```
 //! use ostrov_engine::{resolve, Game};
 //!
@@ -50,6 +55,7 @@ mod event;
 mod gamefile;
 mod item;
 mod lang;
+mod legal;
 mod locate;
 mod log;
 mod lynch;
@@ -71,15 +77,17 @@ mod roster;
 pub mod ru;
 mod rules;
 mod side;
+mod sight;
 mod skeleton;
 mod speech;
+mod standing;
 mod state;
 mod vote;
 mod win;
 
 pub use act::Act;
 pub use announce::Announcement;
-pub use day::{Phase, Sent, Today};
+pub use day::{NightOrder, Phase, Sent, Today};
 pub use error::{GameFileError, ResolveError, UnknownWord};
 pub use event::Event;
 pub use gamefile::{
@@ -88,25 +96,28 @@ pub use gamefile::{
 };
 pub use item::{Held, Item, ItemKind};
 pub use lang::Lang;
+pub use legal::{Aim, LegalOrder};
 pub use locate::Lines;
 pub use log::LogEntry;
 pub use name::{fold_name, nearest};
 pub use notice::{ItemSource, Notice, NoticeKind};
 pub use order::{Actor, Clock, Command, Order, Targets};
 pub use palms::{palms_violations, BANNED as PALMS_BANNED};
-pub use play::{play, resolve, Match};
+pub use play::{play, Match};
 pub use player::{Death, Player, PlayerId, Spent};
-pub use record::{Ballot, BallotKind, Check, CheckResult, DayRecord, ItemUse, Rejected, Snapshot, Stage};
+pub use record::{Ballot, BallotKind, Check, DayRecord, ItemUse, Rejected, Snapshot, Stage};
 pub use refusal::Refusal;
 pub use report::{
-    notice_text, AuthorityReport, BallotReport, CheckReport, DayReport, HostActionReport, ItemUseReport, LogReport,
-    NoticeReport, PlayerReport, QuestionReport, RejectedReport, Report, Tally,
+    notice_text, resolve, AuthorityReport, BallotReport, CheckReport, DayReport, HostActionReport, ItemUseReport,
+    LogReport, NoticeReport, PlayerReport, QuestionReport, RejectedReport, Report, Tally,
 };
-pub use role::Role;
+pub use role::{CheckResult, Role};
 pub use roster::{Roster, RosterError, MAX_RECOMMENDED, MIN_PLAYERS};
 pub use rules::{Rules, TieRule};
 pub use side::Side;
+pub use sight::{Sight, Viewer};
 pub use skeleton::{clean_line, clean_name, is_invisible, skeleton, NameProblem, MAX_NAME_CHARS};
 pub use speech::{Silence, Speech};
+pub use standing::Standing;
 pub use state::State;
 pub use win::{winner, Winner};

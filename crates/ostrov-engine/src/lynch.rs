@@ -297,7 +297,7 @@ impl Resolution<'_> {
             self.say(7, || say::lynched(pn.who(), Some(role)));
         }
         self.day.record.lynched = lynched;
-        crate::play::turn_halfbloods(self.st, &mut self.day.log, 7);
+        self.st.turn_halfbloods(&mut self.day.log, 7);
         Ok(())
     }
 

@@ -8,9 +8,9 @@ use crate::item::Item;
 use crate::notice::{ItemSource, NoticeKind};
 use crate::order::Targets;
 use crate::player::{Death, PlayerId};
-use crate::record::{Check, CheckResult};
+use crate::record::Check;
 use crate::resolution::Resolution;
-use crate::role::Role;
+use crate::role::{CheckResult, Role};
 use crate::ru::say;
 
 /// One player's night order, still standing or void.
@@ -78,8 +78,8 @@ impl Night {
 
 impl Resolution<'_> {
     /// Gathers the night orders that still count after the lynch (R-ORDER-1, R-WOLF-1).
-    pub(crate) fn collect_night(&mut self) -> Box<Night> {
-        let mut night = self.day.night_buf.take().unwrap_or_default();
+    pub(crate) fn collect_night(&mut self, buf: Option<Box<Night>>) -> Box<Night> {
+        let mut night = buf.unwrap_or_default();
         night.clear();
         let mut pack: Option<(u32, PlayerId, Targets)> = None;
         // The players who sent a night order (a few of the seats), taken in list order.
@@ -415,6 +415,6 @@ impl Resolution<'_> {
         self.st.sort_by_list(&mut self.day.record.assaulted);
         self.day.record.night_deaths.clear();
         self.day.record.night_deaths.extend_from_slice(dead);
-        crate::play::turn_halfbloods(self.st, &mut self.day.log, 20);
+        self.st.turn_halfbloods(&mut self.day.log, 20);
     }
 }

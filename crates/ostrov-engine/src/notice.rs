@@ -2,8 +2,7 @@
 
 use crate::item::Held;
 use crate::player::PlayerId;
-use crate::record::CheckResult;
-use crate::role::Role;
+use crate::role::{CheckResult, Role};
 
 /// How an item came into a player's hands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

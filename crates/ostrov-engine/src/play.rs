@@ -11,12 +11,12 @@ use crate::event::Event;
 use crate::gamefile::{DayPlan, Game, Setup};
 use crate::item::{Held, Item};
 use crate::log::Log;
+use crate::night::Night;
 use crate::notice::{ItemSource, NoticeKind};
 use crate::order::{Actor, Clock, Command, Order};
 use crate::player::{Player, PlayerId, Spent};
 use crate::record::{DayRecord, Snapshot};
 use crate::refusal::Refusal;
-use crate::role::Role;
 use crate::side::Side;
 use crate::state::State;
 use crate::win::Winner;
@@ -63,6 +63,9 @@ pub struct Match {
     spare: Option<Box<Today>>,
     /// Day records of an old game (see [`Match::renew`]), kept for their buffers.
     pool: Vec<DayRecord>,
+    /// The night's working buffers, kept from day to day.
+    /// Boxed, so that the night moves in and out of the resolution as a pointer.
+    night_buf: Option<Box<Night>>,
 }
 
 impl Match {
@@ -100,6 +103,7 @@ impl Match {
             title: None,
             spare: None,
             pool: Vec::new(),
+            night_buf: None,
         };
         m.deal(setup);
         m
@@ -227,7 +231,7 @@ impl Match {
                 st.notify(p, NoticeKind::Pack(pack.clone()));
             }
         }
-        turn_halfbloods(st, &mut Log::new(false), 0);
+        st.turn_halfbloods(&mut Log::new(false), 0);
         self.title = setup.title.clone();
     }
 
@@ -393,7 +397,7 @@ impl Match {
         // Steps 8–20: the night, unless the lynch ended the game.
         if !over {
             r.day.record.night = true;
-            let mut night = r.collect_night();
+            let mut night = r.collect_night(self.night_buf.take());
             r.step_8_fog_night(&mut night);
             r.step_9_voodoo(&mut night);
             r.step_10_witch(&mut night);
@@ -408,7 +412,7 @@ impl Match {
             r.step_19_hamster(&mut night);
             r.step_20_nurse(&mut night);
             r.apply_night_deaths(&night, &mut self.reveal_pending);
-            r.day.night_buf = Some(night);
+            self.night_buf = Some(night);
             over = r.check_win(20) || r.check_max_days();
             // Step 21: the next day's event.
             if !over {
@@ -537,35 +541,6 @@ impl Match {
         today.log.add(0, || crate::ru::say::chosen(st.who(chosen)).to_string());
         Ok(())
     }
-}
-
-/// R-HALF-1: when no werewolf is alive, every living halfblood becomes one.
-pub(crate) fn turn_halfbloods(st: &mut State, log: &mut Log, step: u8) {
-    debug_assert_eq!(st.living_wolves, st.living_pack());
-    if st.living_wolves > 0 {
-        return;
-    }
-    for id in st.list_order.clone() {
-        let p = st.player(id);
-        if p.alive && p.role == Role::Halfblood && !p.turned {
-            st.player_mut(id).turned = true;
-            st.living_wolves += 1;
-            st.notify(id, NoticeKind::Turned);
-            log.add(step, || crate::ru::say::turned(st.who(id)).to_string());
-        }
-    }
-}
-
-/// Resolves a whole game file: every day, in order.
-///
-/// ```
-/// let game = ostrov_engine::Game::parse(include_str!("../../../games/sample.toml")).unwrap();
-/// let report = ostrov_engine::resolve(&game).unwrap();
-/// assert!(!report.days.is_empty());
-/// ```
-pub fn resolve(game: &Game) -> Result<crate::report::Report, ResolveError> {
-    let m = play(game, true)?;
-    Ok(crate::report::Report::of(&m))
 }
 
 /// Plays a game file through, returning the match (for callers that want the records).

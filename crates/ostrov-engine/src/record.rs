@@ -8,7 +8,7 @@ use crate::log::LogEntry;
 use crate::order::{Actor, Clock, Command};
 use crate::player::PlayerId;
 use crate::refusal::Refusal;
-use crate::role::Role;
+use crate::role::{CheckResult, Role};
 use crate::win::Winner;
 
 /// When an item use became known.
@@ -79,24 +79,6 @@ pub struct Ballot {
     pub voter: PlayerId,
     pub target: PlayerId,
     pub kind: BallotKind,
-}
-
-/// A seer's result (the report's `checks[].result`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CheckResult {
-    Werewolf,
-    NotWerewolf,
-    Failed,
-}
-
-impl CheckResult {
-    pub const fn id(self) -> &'static str {
-        match self {
-            CheckResult::Werewolf => "werewolf",
-            CheckResult::NotWerewolf => "not_werewolf",
-            CheckResult::Failed => "failed",
-        }
-    }
 }
 
 /// One check by a seer.

@@ -5,10 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::ResolveError;
 use crate::event::Event;
+use crate::gamefile::Game;
 use crate::item::Item;
 use crate::notice::{Notice, NoticeKind};
-use crate::play::Match;
+use crate::play::{play, Match};
 use crate::player::PlayerId;
 use crate::role::Role;
 use crate::side::Side;
@@ -400,7 +402,7 @@ fn notice_kind(k: &NoticeKind) -> &'static str {
 /// gender).
 pub fn notice_text(st: &State, n: &Notice) -> String {
     use crate::notice::ItemSource;
-    use crate::record::CheckResult;
+    use crate::role::CheckResult;
     let held = |h: &Option<crate::item::Held>| match h {
         Some(h) if h.charged => h.item.ru().to_string(),
         Some(h) => format!("{} (использована)", h.item.ru()),
@@ -437,6 +439,18 @@ pub fn notice_text(st: &State, n: &Notice) -> String {
             "Этой ночью вас навестил Сексманьяк: завтра у вас нет голоса и вы не можете говорить.".to_string()
         }
     }
+}
+
+/// Resolves a whole game file: every day, in order.
+///
+/// ```
+/// let game = ostrov_engine::Game::parse(include_str!("../../../games/sample.toml")).unwrap();
+/// let report = ostrov_engine::resolve(&game).unwrap();
+/// assert!(!report.days.is_empty());
+/// ```
+pub fn resolve(game: &Game) -> Result<Report, ResolveError> {
+    let m = play(game, true)?;
+    Ok(Report::of(&m))
 }
 
 #[cfg(test)]

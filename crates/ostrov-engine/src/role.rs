@@ -66,6 +66,24 @@ impl Role {
     }
 }
 
+/// A seer's result (the report's `checks[].result`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckResult {
+    Werewolf,
+    NotWerewolf,
+    Failed,
+}
+
+impl CheckResult {
+    pub const fn id(self) -> &'static str {
+        match self {
+            CheckResult::Werewolf => "werewolf",
+            CheckResult::NotWerewolf => "not_werewolf",
+            CheckResult::Failed => "failed",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,8 +2,10 @@
 
 use crate::event::Event;
 use crate::item::Item;
-use crate::notice::Notice;
+use crate::log::Log;
+use crate::notice::{Notice, NoticeKind};
 use crate::player::{Player, PlayerId};
+use crate::role::Role;
 use crate::rules::Rules;
 use crate::win::Winner;
 
@@ -146,9 +148,27 @@ impl State {
         self.players.iter().filter(|p| p.alive && p.is_wolf()).count() as u16
     }
 
-    pub(crate) fn notify(&mut self, to: PlayerId, kind: crate::notice::NoticeKind) {
+    pub(crate) fn notify(&mut self, to: PlayerId, kind: NoticeKind) {
         let day = self.day;
         self.notices.push(Notice { day, to, kind });
+    }
+
+    /// R-HALF-1: when no werewolf is alive, every living halfblood becomes one.
+    pub(crate) fn turn_halfbloods(&mut self, log: &mut Log, step: u8) {
+        debug_assert_eq!(self.living_wolves, self.living_pack());
+        if self.living_wolves > 0 {
+            return;
+        }
+        for k in 0..self.list_order.len() {
+            let id = self.list_order[k];
+            let p = self.player(id);
+            if p.alive && p.role == Role::Halfblood && !p.turned {
+                self.player_mut(id).turned = true;
+                self.living_wolves += 1;
+                self.notify(id, NoticeKind::Turned);
+                log.add(step, || crate::ru::say::turned(self.who(id)).to_string());
+            }
+        }
     }
 }
 

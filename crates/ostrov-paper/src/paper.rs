@@ -2,7 +2,9 @@
 
 use ostrov_engine::plural::form;
 use ostrov_engine::ru::{self, say, Case, Phrase, Piece};
-use ostrov_engine::{Act, Actor, BallotKind, DayRecord, Death, Event, Item, ItemUse, Match, PlayerId, Snapshot, Stage};
+use ostrov_engine::{
+    Act, Actor, BallotKind, DayRecord, Death, Event, Item, ItemUse, Match, PlayerId, Snapshot, Stage, Viewer,
+};
 
 use crate::doc::{b, t, Doc, Line, Span};
 use crate::title;
@@ -456,7 +458,7 @@ pub fn final_paper(m: &Match) -> Doc {
         .enumerate()
         .map(|(i, &p)| {
             let pl = m.state.player(p);
-            let role = if over || pl.role_public {
+            let role = if m.sight(Viewer::Outsider).role(p) {
                 ru::role(pl.role, pl.speech.gender).to_string()
             } else {
                 "роль скрыта".to_string()

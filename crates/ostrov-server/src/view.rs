@@ -3,7 +3,7 @@
 //! sees everything; everybody sees the public roles (of the dead, revealed by the
 //! authority or a removal, and all of them once the game is over).
 
-use ostrov_engine::{Death, Match, NoticeKind, PlayerId};
+use ostrov_engine::{Death, Match, PlayerId};
 use serde_json::{json, Value};
 
 use crate::game::{GameState, Status};
@@ -51,17 +51,7 @@ pub fn stamp(live: &GameState, viewer: Viewer) -> [u64; 3] {
 
 /// The players whose roles `p` knows from the start: the pack (R-SIDE-2).
 pub fn pack_of(m: &Match, p: PlayerId) -> Vec<PlayerId> {
-    let mut v: Vec<PlayerId> = Vec::new();
-    for n in m.state.notices.iter().filter(|n| n.to == p) {
-        if let NoticeKind::Pack(list) = &n.kind {
-            for q in list.iter() {
-                if !v.contains(q) {
-                    v.push(*q);
-                }
-            }
-        }
-    }
-    v
+    m.pack(p)
 }
 
 fn role_json(m: &Match, q: PlayerId) -> Value {

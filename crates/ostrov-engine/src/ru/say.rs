@@ -6,7 +6,7 @@
 
 use super::{role, role_lower, Case, Phrase, Who};
 use crate::item::Item;
-use crate::role::Role;
+use crate::role::{CheckResult, Role};
 
 use Case::*;
 
@@ -351,12 +351,12 @@ pub fn moon_fern(t: Who) -> Phrase {
 }
 
 /// The seer's check, as the log says it.
-pub fn check(s: Who, t: Who, result: crate::CheckResult) -> Phrase {
+pub fn check(s: Who, t: Who, result: CheckResult) -> Phrase {
     let ph = p().t(role(Role::Seer, s.gender())).t(" ").n(s).t(" проверяет ").c(t, Acc);
     ph.t(match result {
-        crate::CheckResult::Failed => ": Черные очки — проверка не удалась",
-        crate::CheckResult::Werewolf => ": оборотень",
-        crate::CheckResult::NotWerewolf => ": не оборотень",
+        CheckResult::Failed => ": Черные очки — проверка не удалась",
+        CheckResult::Werewolf => ": оборотень",
+        CheckResult::NotWerewolf => ": не оборотень",
     })
 }
 

@@ -1,0 +1,187 @@
+//! The orders of a seat in force on the open day (R-ORDER-1), as the engine keeps them.
+
+use crate::day::NightOrder;
+use crate::item::Item;
+use crate::order::{Command, Targets};
+use crate::play::Match;
+use crate::player::PlayerId;
+
+/// The orders of one seat in force on the open day (see [`Match::standing_orders`]).
+///
+/// R-ORDER-1: of the orders that passed, the last of each kind replaces the earlier ones —
+/// one vote, one megaphone, one authority, one sentence, one night order (whichever of
+/// `kill`, `check`, `heal`, `cancel`, `swap`, `recharge`, `assault` came last), one
+/// `bunker`, one `exchange`, one `pair`. A `light` stands once sent; the day's one
+/// question is the first asked (R-SPIRIT-1); every item use stands (each spends the item).
+/// Whether an order still counts at 21:00 (its sender and targets alive) is the
+/// resolution's to say: these are the orders as taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    pub vote: Option<Targets>,
+    pub megaphone: Option<PlayerId>,
+    /// `authority`: whose vote is taken, and for whom it goes (R-AUTH-1).
+    pub authority: Option<(PlayerId, PlayerId)>,
+    pub sentence: Option<PlayerId>,
+    pub night: Option<NightOrder>,
+    /// A `bunker` request; `Some(Some(item))` fixes the draw (a host writing it down).
+    pub bunker: Option<Option<Item>>,
+    pub exchange: Option<PlayerId>,
+    pub light: bool,
+    /// The chosen player's `pair` (Choose me!).
+    pub pair: Option<PlayerId>,
+    /// The question this seat asked the Spirit today.
+    pub question: Option<String>,
+    /// Item uses of the day, in the order sent: the item and its target.
+    pub uses: Vec<(Item, PlayerId)>,
+}
+
+impl Standing {
+    /// Whether no order of the seat stands.
+    pub fn is_empty(&self) -> bool {
+        *self == Standing::default()
+    }
+
+    /// The standing orders as commands, one per order, kind by kind (vote, megaphone,
+    /// authority, sentence, night order, item uses, bunker, exchange, light, pair, question).
+    pub fn commands(&self) -> Vec<Command> {
+        let mut out = Vec::new();
+        out.extend(self.vote.map(Command::Vote));
+        out.extend(self.megaphone.map(Command::Megaphone));
+        out.extend(self.authority.map(|(from, target)| Command::Authority { from, target }));
+        out.extend(self.sentence.map(Command::Sentence));
+        out.extend(self.night.map(|n| match n {
+            NightOrder::Kill(t) => Command::Kill(t),
+            NightOrder::Check(t) => Command::Check(t),
+            NightOrder::Heal(t) => Command::Heal(t),
+            NightOrder::Cancel => Command::Cancel,
+            NightOrder::Swap(a, b) => Command::Swap(a, b),
+            NightOrder::Recharge(t) => Command::Recharge(t),
+            NightOrder::Assault(t) => Command::Assault(t),
+        }));
+        out.extend(self.uses.iter().map(|&(item, target)| Command::Use { item: Some(item), target }));
+        out.extend(self.bunker.map(|item| Command::Bunker { item }));
+        out.extend(self.exchange.map(Command::Exchange));
+        if self.light {
+            out.push(Command::Light);
+        }
+        out.extend(self.pair.map(Command::Pair));
+        out.extend(self.question.clone().map(Command::Ask));
+        out
+    }
+}
+
+impl Match {
+    /// The orders of seat `p` in force on the open day (R-ORDER-1: the last of each kind);
+    /// empty when no day is open.
+    pub fn standing_orders(&self, p: PlayerId) -> Standing {
+        let Some(t) = self.today() else { return Standing::default() };
+        let s = &t.sent[p.index()];
+        Standing {
+            vote: s.vote,
+            megaphone: s.megaphone,
+            authority: s.authority,
+            sentence: s.sentence,
+            night: s.night.map(|(n, _)| n),
+            bunker: s.bunker.map(|(item, _)| item),
+            exchange: s.exchange,
+            light: s.light,
+            pair: t.pair.filter(|_| t.chosen == Some(p)),
+            question: t.question.as_ref().filter(|(by, _)| *by == p).map(|(_, q)| q.clone()),
+            uses: t.uses.iter().filter(|u| u.by == p).map(|u| (u.item, u.target)).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gamefile::{DayPlan, Game};
+    use crate::order::{Clock, Order};
+    use crate::Event;
+
+    const GAME: &str = r#"
+[[players]]
+name = "Аня"
+role = "werewolf"
+item = "shocker"
+[[players]]
+name = "Боря"
+role = "seer"
+item = "megaphone"
+[[players]]
+name = "Вика"
+role = "passenger"
+item = "none"
+[[players]]
+name = "Гоша"
+role = "passenger"
+item = "none"
+"#;
+
+    fn open(event: Event) -> (Match, [PlayerId; 4]) {
+        let g = Game::parse(GAME).unwrap();
+        let mut m = Match::new(&g.setup, false);
+        let ids = ["Аня", "Боря", "Вика", "Гоша"].map(|n| m.find(n).unwrap());
+        m.open_day(&DayPlan { event: Some(Some(event)), ..Default::default() }).unwrap();
+        (m, ids)
+    }
+
+    #[test]
+    fn the_last_order_of_each_kind_stands() {
+        // R-ORDER-1
+        let (mut m, [anya, borya, vika, gosha]) = open(Event::Exchange);
+        assert!(m.standing_orders(anya).is_empty());
+        let send = |m: &mut Match, p, c| m.submit(&Order::new(p, c)).unwrap();
+        send(&mut m, anya, Command::Vote(Targets::one(borya)));
+        send(&mut m, anya, Command::Kill(Targets::one(vika)));
+        send(&mut m, anya, Command::Vote(Targets::one(gosha)));
+        send(&mut m, anya, Command::Kill(Targets::one(borya)));
+        send(&mut m, anya, Command::Exchange(vika));
+        send(&mut m, anya, Command::Exchange(gosha));
+        send(&mut m, anya, Command::Use { item: None, target: gosha });
+        let s = m.standing_orders(anya);
+        assert_eq!(s.vote, Some(Targets::one(gosha)));
+        assert_eq!(s.night, Some(NightOrder::Kill(Targets::one(borya))));
+        assert_eq!(s.exchange, Some(gosha), "one exchange order: the last");
+        assert_eq!(s.uses, [(Item::Shocker, gosha)]);
+        assert_eq!(
+            s.commands(),
+            [
+                Command::Vote(Targets::one(gosha)),
+                Command::Kill(Targets::one(borya)),
+                Command::Use { item: Some(Item::Shocker), target: gosha },
+                Command::Exchange(gosha),
+            ]
+        );
+        assert!(m.standing_orders(borya).is_empty(), "orders are the sender's own");
+    }
+
+    #[test]
+    fn a_refused_order_replaces_nothing() {
+        // R-ORDER-1: an order that fails the checks when sent changes nothing.
+        let (mut m, [anya, borya, vika, _]) = open(Event::Bunker);
+        m.submit(&Order::new(borya, Command::Check(anya))).unwrap();
+        assert!(m.submit(&Order::new(borya, Command::Kill(Targets::one(vika)))).is_err());
+        m.submit(&Order::new(borya, Command::Bunker { item: None })).unwrap();
+        let late = Order { at: Clock::hm(14, 0), ..Order::new(borya, Command::Bunker { item: Some(Item::Trap) }) };
+        assert!(m.submit(&late).is_err(), "after 13:00 (R-EVENT-1)");
+        let s = m.standing_orders(borya);
+        assert_eq!(s.night, Some(NightOrder::Check(anya)));
+        assert_eq!(s.bunker, Some(None));
+    }
+
+    #[test]
+    fn the_pair_and_the_question_are_their_senders() {
+        // R-CHOOSE-1, R-SPIRIT-1
+        let (mut m, [anya, borya, vika, _]) = open(Event::ChooseMe);
+        let chosen = m.today().unwrap().chosen.unwrap();
+        let other = [anya, borya, vika].into_iter().find(|p| *p != chosen).unwrap();
+        m.submit(&Order::new(chosen, Command::Pair(other))).unwrap();
+        assert_eq!(m.standing_orders(chosen).pair, Some(other));
+        assert_eq!(m.standing_orders(other).pair, None);
+        let (mut m, [anya, borya, ..]) = open(Event::SpiritCall);
+        m.submit(&Order::new(anya, Command::Ask("Боря оборотень?".into()))).unwrap();
+        assert_eq!(m.standing_orders(anya).question.as_deref(), Some("Боря оборотень?"));
+        assert_eq!(m.standing_orders(borya).question, None);
+    }
+}
