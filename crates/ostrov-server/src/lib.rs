@@ -32,6 +32,7 @@ pub mod ratelimit;
 pub mod registry;
 pub mod routes;
 pub mod schedule;
+pub mod service;
 pub mod view;
 pub mod web;
 

@@ -80,7 +80,7 @@ fn the_server_survives_a_bounded_abuse_run() {
             s => panic!("order {i}: {s} {}", r.body),
         }
     }
-    assert_eq!((accepted, limited), (ostrov_server::routes::MAX_ORDERS_PER_DAY, 800));
+    assert_eq!((accepted, limited), (ostrov_server::service::MAX_ORDERS_PER_DAY, 800));
     let mine = ok(&p[0].get(&orders).unwrap());
     assert_eq!(mine["orders"].as_array().unwrap().len(), 1, "only the current vote: {mine}");
     let view = host.get(&format!("/api/games/{id}")).unwrap();

@@ -13,7 +13,8 @@ use ostrov_store::Store;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{locked, who, Id, St};
+use super::{who, Id, St};
+use crate::service::locked;
 use crate::view::{self, Viewer};
 use crate::ApiError;
 

@@ -7,10 +7,10 @@ use axum::response::Response;
 use ostrov_store::Store;
 use serde::Deserialize;
 
+use super::St;
 use super::{page, to, Chrome, Visitor, WebError};
 use crate::auth::{self, Credentials, Field};
 use crate::harden::ClientAddr;
-use crate::routes::St;
 use crate::ApiError;
 
 #[derive(Template)]

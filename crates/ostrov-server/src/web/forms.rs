@@ -6,7 +6,7 @@ use ostrov_engine::{fold_name, OrderEntry, PlayerId};
 use serde::Deserialize;
 
 use crate::game::GameState;
-use crate::routes::OrderBody;
+use crate::service::OrderRequest;
 
 /// How an order names its players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,7 +224,7 @@ fn some(s: &str) -> Option<String> {
 
 impl PostedOrder {
     /// The API's order body of this form.
-    pub fn body(&self) -> OrderBody {
+    pub fn body(&self) -> OrderRequest {
         let act = self.act.trim().to_string();
         let (target, targets) = match (some(&self.target), some(&self.target2)) {
             (Some(a), Some(b)) => (None, Some(vec![a, b])),
@@ -232,6 +232,6 @@ impl PostedOrder {
             (None, Some(b)) => (Some(b), None),
         };
         let text = if act == "ask" { some(&ostrov_engine::clean_line(&self.text)) } else { None };
-        OrderBody { act, target, targets, from: some(&self.from), text, ..OrderBody::default() }
+        OrderRequest { act, target, targets, from: some(&self.from), text, ..OrderRequest::default() }
     }
 }

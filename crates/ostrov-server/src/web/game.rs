@@ -6,23 +6,23 @@
 use std::sync::Arc;
 
 use askama::Template;
-use axum::body::Bytes;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use ostrov_engine::{Event, PlayerId};
+use ostrov_engine::Event;
 use ostrov_paper::Format;
 use ostrov_store::Store;
 use serde::Deserialize;
-use serde_json::json;
 
 use super::forms::{order_forms, OrderForm, PostedOrder};
 use super::text::{countdown, game_status, players_ru, when, When};
 use super::thread::{thread_view, RoomQuery, Shown, ThreadView};
+use super::St;
 use super::{page, to, Chrome, Visitor, WebError};
-use crate::game::{GameState, Room, Status};
-use crate::routes::{host_action, locked, send_order, St};
+use crate::game::{Fix, GameState, Room, Status};
+use crate::service::host::Deadline;
+use crate::service::{self, locked, HostAction};
 use crate::view::{self, Viewer};
 use crate::{ApiError, AppState};
 
@@ -411,7 +411,7 @@ pub async fn order<S: Store>(
     v.check(&f.csrf)?;
     let Path(id) = p.map_err(ApiError::from)?;
     let act = f.act.trim().to_string();
-    match send_order(&st, id, user, f.body()).await {
+    match service::send_order(&st, id, user, f.body()).await {
         Ok(_) => Ok(to(&format!("/games/{id}#order-{act}"))),
         Err(e @ ApiError::Internal(_)) => Err(e.into()),
         Err(ApiError::Forbidden) => Err(ApiError::Forbidden.into()),
@@ -444,25 +444,21 @@ pub async fn host<S: Store>(
     v.check(&f.csrf)?;
     let Path(id) = p.map_err(ApiError::from)?;
     let key = format!("host_{}", f.action);
-    let reason = ostrov_engine::clean_line(&f.reason);
-    let body = match f.action.as_str() {
+    let reason = Some(ostrov_engine::clean_line(&f.reason)).filter(|r| !r.is_empty());
+    let target = f.target.trim().to_string();
+    let action = match f.action.as_str() {
         "answer" => match f.answer.as_str() {
-            "yes" => json!({"answer": true}),
-            "no" => json!({"answer": false}),
+            "yes" => HostAction::Answer { yes: true },
+            "no" => HostAction::Answer { yes: false },
             _ => return render(&st, &v, id, Notes::error(&key, "Выберите ответ: «да» или «нет».".into())).await,
         },
-        "penalty" | "remove" => {
-            if f.target.trim().is_empty() {
-                return render(&st, &v, id, Notes::error(&key, "Выберите игрока.".into())).await;
-            }
-            let mut b = json!({"target": f.target.trim()});
-            if !reason.is_empty() {
-                b["reason"] = json!(reason);
-            }
-            b
+        "penalty" | "remove" if target.is_empty() => {
+            return render(&st, &v, id, Notes::error(&key, "Выберите игрока.".into())).await;
         }
+        "penalty" => HostAction::Penalty { target, reason },
+        "remove" => HostAction::Remove { target, reason },
         "extend" => match f.minutes.trim().parse::<u32>() {
-            Ok(n) if (1..=20160).contains(&n) => json!({"minutes": n}),
+            Ok(n) if (1..=20160).contains(&n) => HostAction::Extend(Deadline::Later(n)),
             _ => {
                 let m = "Укажите, на сколько минут продлить день: целое число от 1 до 20160.".to_string();
                 return render(&st, &v, id, Notes::error(&key, m)).await;
@@ -472,20 +468,16 @@ pub async fn host<S: Store>(
             if f.event.trim().is_empty() {
                 return render(&st, &v, id, Notes::error(&key, "Выберите событие дня.".into())).await;
             }
-            json!({"event": f.event.trim()})
+            HostAction::Fix { day: None, fix: Fix { event: Some(f.event.trim().to_string()), ..Fix::default() } }
         }
-        "resolve" | "pause" | "resume" => json!({}),
+        "resolve" => HostAction::Resolve,
+        "pause" => HostAction::Pause,
+        "resume" => HostAction::Resume,
         _ => return render(&st, &v, id, Notes::error("host_", "Неизвестное действие ведущего.".into())).await,
     };
-    let bytes = Bytes::from(body.to_string());
-    match host_action(&st, id, user, &f.action, &bytes).await {
+    match service::host_action(&st, id, user, action, None, |_, _| ()).await {
         Ok(_) => Ok(to(&format!("/games/{id}"))),
         Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
         Err(e) => render(&st, &v, id, Notes::error(&key, e.message())).await,
     }
-}
-
-/// Whether `p` is in the pack of the running match (werewolves and the halfblood).
-pub fn in_pack(live: &GameState, p: PlayerId) -> bool {
-    live.m.as_ref().is_some_and(|m| !view::pack_of(m, p).is_empty())
 }

@@ -13,11 +13,12 @@ use ostrov_store::Store;
 use serde::Deserialize;
 
 use super::text::{game_status, players_ru};
+use super::St;
 use super::{page, to, Chrome, Visitor, WebError};
-use crate::game::{Config, GameEvent, Status, MAX_SLOTS};
-use crate::routes::St;
+use crate::game::{Config, Status, MAX_SLOTS};
 use crate::schedule::Schedule;
-use crate::{commit, ApiError};
+use crate::service;
+use crate::ApiError;
 
 /// A game in a list.
 pub struct Row {
@@ -374,7 +375,7 @@ pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<Crea
     v.check(&f.csrf)?;
     match config_of(&f) {
         Ok(config) => {
-            let id = crate::routes::create_game(&st, user, config).await?.0;
+            let id = service::create_game(&st, user, config, |_, _| ()).await?.0.id;
             Ok(to(&format!("/games/{id}")))
         }
         Err(errors) => {
@@ -409,8 +410,8 @@ async fn invite_view<S: Store>(
     error: Option<String>,
 ) -> Result<Response, WebError> {
     let user = v.id()?;
-    let id = crate::routes::by_invite(st, invite).await?;
-    let (slot, _) = crate::routes::locked(st, id).await?;
+    let id = service::by_invite(st, invite).await?;
+    let (slot, _) = service::locked(st, id).await?;
     let l = &slot.live;
     let state = if l.host == user {
         "host"
@@ -467,26 +468,10 @@ pub async fn join<S: Store>(
     v.check(&f.csrf)?;
     let Path(invite) = p.map_err(ApiError::from)?;
     let name = f.name.trim().to_string();
-    let id = crate::routes::by_invite(&st, &invite).await?;
-    let (mut slot, now) = crate::routes::locked(&st, id).await?;
-    let name = match slot.live.seat_name(&name) {
-        Ok(n) => n,
-        Err(e) => {
-            drop(slot);
-            return invite_view(&st, &v, &invite, name, Some(ApiError::from(e).message())).await;
-        }
-    };
-    match commit(&st, &mut slot, GameEvent::Joined { user, name: name.clone() }, Some(user), None, now).await {
-        Ok(staged) => {
-            drop(slot);
-            staged.durable().await?;
-            Ok(to(&format!("/games/{id}")))
-        }
-        Err(e @ ApiError::Internal(_)) => Err(e.into()),
-        Err(e) => {
-            drop(slot);
-            invite_view(&st, &v, &invite, name, Some(e.message())).await
-        }
+    match service::join(&st, user, &invite, Some(name.clone()), None, |_, _| ()).await {
+        Ok((id, ())) => Ok(to(&format!("/games/{id}"))),
+        Err(e @ (ApiError::Internal(_) | ApiError::NotFound | ApiError::Unauthorized)) => Err(e.into()),
+        Err(e) => invite_view(&st, &v, &invite, name, Some(e.message())).await,
     }
 }
 
@@ -507,15 +492,9 @@ pub async fn start<S: Store>(
     let user = v.id()?;
     v.check(&f.csrf)?;
     let Path(id) = p.map_err(ApiError::from)?;
-    let (mut slot, now) = crate::routes::locked(&st, id).await?;
-    match crate::routes::start_game(&st, &mut slot, user, now).await {
-        Ok(staged) => {
-            drop(slot);
-            staged.durable().await?;
-            Ok(to(&format!("/games/{id}")))
-        }
+    match service::start(&st, user, id, |_, _| ()).await {
+        Ok(()) => Ok(to(&format!("/games/{id}"))),
         Err(e @ (ApiError::Conflict(..) | ApiError::Invalid(..))) => {
-            drop(slot);
             super::game::render(&st, &v, id, super::game::Notes::error("start", e.message())).await
         }
         Err(e) => Err(e.into()),

@@ -32,6 +32,9 @@ use ostrov_store::Store;
 
 use crate::{ApiError, AppState};
 
+/// The server's state, as the pages' handlers take it.
+pub(crate) type St<S> = axum::extract::State<Arc<AppState<S>>>;
+
 pub use game::{render_game_page, GamePage, Notes};
 
 /// The cookie that carries a visitor's CSRF secret before they have a session.

@@ -9,8 +9,9 @@ use axum::response::Response;
 use ostrov_paper::Format;
 use ostrov_store::Store;
 
+use super::St;
 use super::{page, Chrome, Visitor, WebError};
-use crate::routes::{locked, St};
+use crate::service::locked;
 use crate::view;
 use crate::ApiError;
 

@@ -8,9 +8,9 @@ use axum::response::Response;
 use ostrov_store::Store;
 use serde::Deserialize;
 
+use super::St;
 use super::{page, to, Chrome, Visitor, WebError};
 use crate::auth::{self, Profile, ProfileField, CASES};
-use crate::routes::St;
 use crate::ApiError;
 
 /// One form's field.

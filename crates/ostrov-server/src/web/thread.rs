@@ -4,22 +4,22 @@
 //! fragment and the host's export.
 
 use askama::Template;
-use axum::body::Bytes;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use ostrov_store::Store;
 use serde::Deserialize;
-use serde_json::json;
 
-use super::game::{in_pack, render, Notes};
+use super::game::{render, Notes};
 use super::text::when;
+use super::St;
 use super::{page, to, Visitor, WebError};
-use crate::game::{GameEvent, GameState, Post, Room, MAX_POST};
-use crate::routes::{host_action, locked, St};
+use crate::game::{GameState, Post, Room, MAX_POST};
+use crate::service::talk::Flag;
+use crate::service::{self, locked};
 use crate::view::Viewer;
-use crate::{commit, ApiError};
+use crate::ApiError;
 
 /// A piece of a post's text; `banned`: a banned word of Palms bloom, highlighted.
 pub struct Piece {
@@ -102,15 +102,6 @@ fn room_id(r: Room) -> &'static str {
     }
 }
 
-/// Who may read a room: the thread every signed-in user; the pack's chat the pack and the host.
-fn may_read(live: &GameState, viewer: Viewer, room: Room) -> bool {
-    match (room, viewer) {
-        (Room::Thread, _) | (Room::Pack, Viewer::Host) => true,
-        (Room::Pack, Viewer::Player(p)) => in_pack(live, p),
-        (Room::Pack, Viewer::Outsider) => false,
-    }
-}
-
 fn speaker_mark(s: &str) -> String {
     match s {
         "host" => "ведущий".to_string(),
@@ -171,7 +162,7 @@ fn pieces(line: &str, palms: bool) -> Vec<Piece> {
 pub fn thread_view(live: &GameState, v: &Visitor, room: Room, error: Option<&str>, shown: Shown) -> ThreadView {
     let user = v.user.as_ref().map_or(-1, |u| u.0);
     let viewer = Viewer::of(live, user);
-    let readable = may_read(live, viewer, room);
+    let readable = service::talk::may_read(live, user, room);
     let tz = live.config.schedule.tz.as_str();
     let open = live.open_day();
     // Each post with its place in the whole log (what the host's buttons name) and its
@@ -301,7 +292,7 @@ pub async fn fragment<S: Store>(
     let Path(id) = p.map_err(ApiError::from)?;
     let (room, shown) = q.shown()?;
     let (slot, _) = locked(&st, id).await?;
-    if !may_read(&slot.live, Viewer::of(&slot.live, user), room) {
+    if !service::talk::may_read(&slot.live, user, room) {
         return Err(ApiError::Forbidden.into());
     }
     Ok(page(&v, StatusCode::OK, &thread_view(&slot.live, &v, room, None, shown)))
@@ -313,23 +304,6 @@ pub struct PostForm {
     csrf: String,
     room: String,
     text: String,
-}
-
-/// A post's text: each line cleaned (`clean_line`), empty lines at the ends dropped, at
-/// most two blank lines in a row.
-fn clean_post(text: &str) -> String {
-    let lines: Vec<String> = text.split('\n').map(ostrov_engine::clean_line).collect();
-    let mut out: Vec<String> = Vec::new();
-    for l in lines {
-        if l.is_empty() && out.last().is_none_or(|p: &String| p.is_empty()) {
-            continue;
-        }
-        out.push(l);
-    }
-    while out.last().is_some_and(String::is_empty) {
-        out.pop();
-    }
-    out.join("\n")
 }
 
 /// `POST /games/{id}/thread`: a post to the thread or the pack's chat.
@@ -345,54 +319,10 @@ pub async fn post<S: Store>(
     let Path(id) = p.map_err(ApiError::from)?;
     let room = room_of(&f.room)?;
     let key = if room == Room::Pack { "post_pack" } else { "post" };
-    let text = clean_post(&f.text);
-    let n = text.chars().count();
-    if text.is_empty() || n > MAX_POST {
-        let m = if text.is_empty() {
-            "Сообщение пустое: напишите что-нибудь.".to_string()
-        } else {
-            format!("Сообщение длиннее {MAX_POST} символов ({n}): сократите его.")
-        };
-        return render(&st, &v, id, Notes::error(key, m)).await;
-    }
-    let (mut slot, now) = locked(&st, id).await?;
-    let live = &slot.live;
-    let viewer = Viewer::of(live, user);
-    if !may_read(live, viewer, room) {
-        return Err(ApiError::Forbidden.into());
-    }
-    let (name, speaker, banned) = match viewer {
-        Viewer::Host => (v.name().to_string(), "host".to_string(), Vec::new()),
-        Viewer::Outsider => (v.name().to_string(), "spectator".to_string(), Vec::new()),
-        Viewer::Player(p) => {
-            let name = live.members[p.index()].name.clone();
-            match &live.m {
-                Some(m) => {
-                    let speech = m.speech(p);
-                    let banned = if room == Room::Thread && speech == ostrov_engine::Speech::Free {
-                        m.banned_words(&text).into_iter().map(str::to_string).collect()
-                    } else {
-                        Vec::new()
-                    };
-                    (name, speech.id().to_string(), banned)
-                }
-                None => (name, "free".to_string(), Vec::new()),
-            }
-        }
-    };
-    let day = live.days.len() as u32;
-    let post = Post { user, name, room, speaker, text, banned };
-    match commit(&st, &mut slot, GameEvent::Posted { day, post }, Some(user), None, now).await {
-        Ok(staged) => {
-            drop(slot);
-            staged.durable().await?;
-            Ok(to(&format!("/games/{id}#{}", room_id(room))))
-        }
-        Err(e @ ApiError::Internal(_)) => Err(e.into()),
-        Err(e) => {
-            drop(slot);
-            render(&st, &v, id, Notes::error(key, e.message())).await
-        }
+    match service::post(&st, id, user, v.name(), room, &f.text).await {
+        Ok(_) => Ok(to(&format!("/games/{id}#{}", room_id(room)))),
+        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
+        Err(e) => render(&st, &v, id, Notes::error(key, e.message())).await,
     }
 }
 
@@ -423,52 +353,15 @@ pub async fn flag<S: Store>(
         Ok(n) if n >= 1 => n,
         _ => return render(&st, &v, id, Notes::error("post", "Не указано, какое сообщение.".into())).await,
     };
-    let (name, penalise, anchor) = {
-        let (slot, _) = locked(&st, id).await?;
-        let live = &slot.live;
-        if live.host != user {
-            return Err(ApiError::Forbidden.into());
-        }
-        let Some(p) = live.posts.get(no - 1) else { return Err(ApiError::NotFound.into()) };
-        if p.post.room == Room::Pack && f.action == "flag" {
-            // A flag is public (O-THREAD-5): on the pack's chat it would name a werewolf.
-            let m = "Сообщения чата стаи не отмечаются: отметка видна всем и выдала бы автора. \
-                     Наказать игрока можно штрафом в панели ведущего.";
-            drop(slot);
-            return render(&st, &v, id, Notes::error("post", m.into())).await;
-        }
-        let anchor = (room_id(p.post.room), live.shown_number(no - 1).unwrap_or(no));
-        let player = live.m.as_ref().and_then(|m| m.find(&p.post.name)).filter(|_| p.post.user != live.host);
-        let seated = player.is_some() && live.seat_of(p.post.user).is_some();
-        (p.post.name.clone(), seated && live.open_day() == Some(p.day) && !p.flagged, anchor)
-    };
-    let ev = match f.action.as_str() {
-        "flag" => GameEvent::Flagged { post: no - 1 },
-        "dismiss" => GameEvent::Dismissed { post: no - 1 },
+    let what = match f.action.as_str() {
+        "flag" => Flag::Violation,
+        "dismiss" => Flag::DismissPalms,
         _ => return render(&st, &v, id, Notes::error("post", "Неизвестное действие.".into())).await,
     };
-    if penalise && f.action == "flag" {
-        let body = Bytes::from(
-            json!({"target": name, "reason": format!("нарушение в обсуждении, сообщение №{}", anchor.1)}).to_string(),
-        );
-        match host_action(&st, id, user, "penalty", &body).await {
-            Ok(_) | Err(ApiError::Refused(_)) => {}
-            Err(e @ ApiError::Internal(_)) => return Err(e.into()),
-            Err(e) => return render(&st, &v, id, Notes::error("post", e.message())).await,
-        }
-    }
-    let (mut slot, now) = locked(&st, id).await?;
-    match commit(&st, &mut slot, ev, Some(user), Some(format!("user{user}:flag:{}:{no}", f.action)), now).await {
-        Ok(staged) => {
-            drop(slot);
-            staged.durable().await?;
-            Ok(to(&format!("/games/{id}#post-{}-{}", anchor.0, anchor.1)))
-        }
-        Err(e @ ApiError::Internal(_)) => Err(e.into()),
-        Err(e) => {
-            drop(slot);
-            render(&st, &v, id, Notes::error("post", e.message())).await
-        }
+    match service::flag(&st, id, user, no, what).await {
+        Ok(a) => Ok(to(&format!("/games/{id}#post-{}-{}", room_id(a.room), a.shown))),
+        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
+        Err(e) => render(&st, &v, id, Notes::error("post", e.message())).await,
     }
 }
 

@@ -1,0 +1,189 @@
+//! The host's powers (RULES.md §7): answer the Spirit, flag a violation (the player's vote
+//! does not count), disqualify a player, fix a random draw, extend a deadline, resolve now,
+//! pause and resume. Each is an event in the log; the public ones are in the game's history.
+
+use std::sync::Arc;
+
+use ostrov_engine::OrderEntry;
+use ostrov_store::Store;
+use serde_json::json;
+
+use super::locked;
+use crate::game::{Fix, GameEvent, GameState, Status};
+use crate::{ApiError, AppState, ClientRequest};
+
+/// The longest reason a host may give for a penalty or a removal, in characters.
+pub const MAX_REASON: usize = 500;
+
+/// One of the host's powers, as the front-ends read it from their requests.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostAction {
+    /// The Spirit's answer to the day's question.
+    Answer {
+        yes: bool,
+    },
+    /// The host penalty: the player's vote does not count today.
+    Penalty {
+        target: String,
+        reason: Option<String>,
+    },
+    /// The player leaves the game.
+    Remove {
+        target: String,
+        reason: Option<String>,
+    },
+    /// A fix of day `day`'s random draws (the open day, or the next one, when `None`).
+    Fix {
+        day: Option<u32>,
+        fix: Fix,
+    },
+    /// A later deadline for the open day.
+    Extend(Deadline),
+    /// The open day is resolved now.
+    Resolve,
+    Pause,
+    Resume,
+}
+
+/// How the host moves the open day's deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadline {
+    /// At this Unix time.
+    At(i64),
+    /// This many minutes later than it is now (1 to 20,160: two weeks).
+    Later(u32),
+}
+
+impl HostAction {
+    /// The action's name in the API's path (`/host/{action}`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            HostAction::Answer { .. } => "answer",
+            HostAction::Penalty { .. } => "penalty",
+            HostAction::Remove { .. } => "remove",
+            HostAction::Fix { .. } => "fix",
+            HostAction::Extend(_) => "extend",
+            HostAction::Resolve => "resolve",
+            HostAction::Pause => "pause",
+            HostAction::Resume => "resume",
+        }
+    }
+}
+
+/// What a host action did: whether it was a resend of a request already stored, and the
+/// log entry it made (the host sees every event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostDone {
+    pub duplicate: bool,
+    pub seq: i64,
+}
+
+fn host_order(act: &str, target: Option<String>, reason: Option<String>, answer: Option<bool>) -> OrderEntry {
+    OrderEntry {
+        by: "host".into(),
+        act: act.into(),
+        target,
+        reason,
+        answer: answer.map(serde_json::Value::Bool),
+        ..OrderEntry::default()
+    }
+}
+
+/// Whether `user` may use the host's powers in game `id` now: its host, in a game that
+/// has started (403 and 409 `not_started` otherwise). A front-end asks this before it
+/// reports what is wrong with the request itself, so that nobody but the host learns more
+/// than "forbidden".
+pub async fn require_host<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64) -> Result<(), ApiError> {
+    let (slot, _) = locked(st, id).await?;
+    host_of(&slot.live, user)
+}
+
+fn host_of(g: &GameState, user: i64) -> Result<(), ApiError> {
+    if g.host != user {
+        return Err(ApiError::Forbidden);
+    }
+    if g.status == Status::Lobby {
+        return Err(ApiError::Conflict("not_started", "Игра ещё не началась.".into()));
+    }
+    Ok(())
+}
+
+/// The host `user` acts in game `id`, durably. A resend of `request` is answered as the
+/// first time. `show` sees the game right after the action.
+pub async fn host_action<S: Store, T>(
+    st: &Arc<AppState<S>>,
+    id: i64,
+    user: i64,
+    action: HostAction,
+    request: Option<ClientRequest>,
+    show: impl FnOnce(&GameState, i64) -> T,
+) -> Result<(HostDone, T), ApiError> {
+    let (mut slot, now) = locked(st, id).await?;
+    host_of(&slot.live, user)?;
+    let live = &slot.live;
+    if let Some((r, seq)) = request.as_ref().and_then(|r| crate::seen(&slot, r).transpose().map(|s| (r, s))) {
+        // The same request again: the same answer, once the first is durable.
+        let seq = seq?;
+        let first = crate::durable_request(st, &slot, r.id.clone(), seq);
+        let shown = show(&slot.live, now);
+        drop(slot);
+        first.durable().await?;
+        return Ok((HostDone { duplicate: true, seq }, shown));
+    }
+    let open = live.open_day();
+    let need_open = || open.ok_or_else(|| ApiError::Conflict("not_open", "Сейчас нет открытого дня.".into()));
+    let with_clock = |mut o: OrderEntry| -> Result<(u32, OrderEntry), ApiError> {
+        need_open()?;
+        let (d, at) = live.order_time(now)?;
+        o.at = Some(json!(at.to_string()));
+        Ok((d, o))
+    };
+    let ev = match action {
+        HostAction::Answer { yes } => {
+            let (day, order) = with_clock(host_order("answer", None, None, Some(yes)))?;
+            GameEvent::Order { day, order }
+        }
+        HostAction::Penalty { ref target, ref reason } | HostAction::Remove { ref target, ref reason } => {
+            if reason.as_ref().is_some_and(|r| r.chars().count() > MAX_REASON) {
+                return Err(ApiError::BadRequest(format!("Причина длиннее {MAX_REASON} символов.")));
+            }
+            // Free text is one clean line before it is stored (it is published).
+            let reason = reason.as_deref().map(ostrov_engine::clean_line).filter(|r| !r.is_empty());
+            let (day, order) = with_clock(host_order(action.name(), Some(target.clone()), reason, None))?;
+            GameEvent::Order { day, order }
+        }
+        HostAction::Fix { day, fix } => {
+            let day = match (day, open) {
+                (Some(d), _) => d,
+                (None, Some(d)) => d,
+                (None, None) => live.days.len() as u32 + 1,
+            };
+            GameEvent::Fixed { day, fix }
+        }
+        HostAction::Extend(deadline) => {
+            let day = need_open()?;
+            let current = live.days[day as usize - 1].deadline_at;
+            let deadline_at = match deadline {
+                Deadline::At(t) => t,
+                Deadline::Later(m) if (1..=60 * 24 * 14).contains(&m) => current + m as i64 * 60,
+                Deadline::Later(_) => {
+                    return Err(ApiError::BadRequest(
+                        "Укажите либо deadline (время RFC 3339), либо minutes (от 1 до 20160).".into(),
+                    ))
+                }
+            };
+            GameEvent::Extended { day, deadline_at }
+        }
+        HostAction::Resolve => GameEvent::Resolved { day: need_open()?, early: true },
+        HostAction::Pause => GameEvent::Paused {},
+        HostAction::Resume => GameEvent::Resumed {},
+    };
+    if matches!(ev, GameEvent::Resolved { .. }) {
+        crate::palms_penalties(st, &mut slot, now).await?;
+    }
+    let staged = crate::commit_request(st, &mut slot, ev, Some(user), request, now).await?;
+    let shown = show(&slot.live, now);
+    drop(slot);
+    let c = staged.durable().await?;
+    Ok((HostDone { duplicate: false, seq: c.seq() }, shown))
+}

@@ -1,0 +1,166 @@
+//! The game's discussion: a post to the day's thread or the pack's chat (the author's
+//! speech as the engine says, the Palms bloom words the engine finds), and the host's flag
+//! on a post (for a player's post of the open day also the host penalty of RULES.md §7).
+
+use std::sync::Arc;
+
+use ostrov_engine::PlayerId;
+use ostrov_store::Store;
+
+use super::host::{host_action, HostAction};
+use super::locked;
+use crate::game::{GameEvent, GameState, Post, Room, MAX_POST};
+use crate::{commit, ApiError, AppState};
+
+/// Where a post stands: its room and the number readers see there (from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    pub room: Room,
+    pub shown: usize,
+}
+
+/// What the host does to a post.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flag {
+    /// A violation: public, and for a seated player's post of the open day the host
+    /// penalty too.
+    Violation,
+    /// The automatic Palms bloom flag is taken back before the deadline.
+    DismissPalms,
+}
+
+/// Whether the seat `p` is in the pack (werewolves and the halfblood, dead or alive).
+pub fn in_pack(g: &GameState, p: PlayerId) -> bool {
+    g.m.as_ref().is_some_and(|m| !m.pack(p).is_empty())
+}
+
+/// Whether the account `user` may read (and write) room `room`: the thread every signed-in
+/// user, the pack's chat the pack and the host.
+pub fn may_read(g: &GameState, user: i64, room: Room) -> bool {
+    match room {
+        Room::Thread => true,
+        Room::Pack => g.host == user || g.seat_of(user).is_some_and(|p| in_pack(g, p)),
+    }
+}
+
+/// A post's text as it is stored: every line one clean line (no control, bidi or invisible
+/// characters, NFC), no run of empty lines, none at the end.
+pub fn clean_post(text: &str) -> String {
+    let lines: Vec<String> = text.split('\n').map(ostrov_engine::clean_line).collect();
+    let mut out: Vec<String> = Vec::new();
+    for l in lines {
+        if l.is_empty() && out.last().is_none_or(|p: &String| p.is_empty()) {
+            continue;
+        }
+        out.push(l);
+    }
+    while out.last().is_some_and(String::is_empty) {
+        out.pop();
+    }
+    out.join("\n")
+}
+
+/// The account `user` (named `account` outside the game) posts `text` to room `room` of
+/// game `id`: as the seat's player (with how the engine says the player speaks now and the
+/// Palms bloom words found), as the host, or as a spectator.
+pub async fn post<S: Store>(
+    st: &Arc<AppState<S>>,
+    id: i64,
+    user: i64,
+    account: &str,
+    room: Room,
+    text: &str,
+) -> Result<Anchor, ApiError> {
+    let text = clean_post(text);
+    let n = text.chars().count();
+    if text.is_empty() {
+        return Err(ApiError::Invalid("bad_post", "Сообщение пустое: напишите что-нибудь.".into()));
+    }
+    if n > MAX_POST {
+        return Err(ApiError::Invalid(
+            "bad_post",
+            format!("Сообщение длиннее {MAX_POST} символов ({n}): сократите его."),
+        ));
+    }
+    let (mut slot, now) = locked(st, id).await?;
+    let live = &slot.live;
+    if !may_read(live, user, room) {
+        return Err(ApiError::Forbidden);
+    }
+    let (name, speaker, banned) = if live.host == user {
+        (account.to_string(), "host".to_string(), Vec::new())
+    } else if let Some(p) = live.seat_of(user) {
+        let name = live.members[p.index()].name.clone();
+        match &live.m {
+            Some(m) => {
+                let speech = m.speech(p);
+                let banned = if room == Room::Thread && speech == ostrov_engine::Speech::Free {
+                    m.banned_words(&text).into_iter().map(str::to_string).collect()
+                } else {
+                    Vec::new()
+                };
+                (name, speech.id().to_string(), banned)
+            }
+            None => (name, "free".to_string(), Vec::new()),
+        }
+    } else {
+        (account.to_string(), "spectator".to_string(), Vec::new())
+    };
+    let day = live.days.len() as u32;
+    let post = Post { user, name, room, speaker, text, banned };
+    let staged = commit(st, &mut slot, GameEvent::Posted { day, post }, Some(user), None, now).await?;
+    let shown = slot.live.post_counts.in_room(room);
+    drop(slot);
+    staged.durable().await?;
+    Ok(Anchor { room, shown })
+}
+
+/// The host `user` flags post `no` (its place in the game's whole log, from 1) of game
+/// `id`, or dismisses its automatic Palms bloom flag. A flag on a seated player's post of
+/// the open day is also that player's host penalty for the day.
+pub async fn flag<S: Store>(
+    st: &Arc<AppState<S>>,
+    id: i64,
+    user: i64,
+    no: usize,
+    what: Flag,
+) -> Result<Anchor, ApiError> {
+    let (name, penalise, anchor) = {
+        let (slot, _) = locked(st, id).await?;
+        let live = &slot.live;
+        if live.host != user {
+            return Err(ApiError::Forbidden);
+        }
+        let Some(p) = no.checked_sub(1).and_then(|i| live.posts.get(i)) else { return Err(ApiError::NotFound) };
+        if p.post.room == Room::Pack && what == Flag::Violation {
+            // A flag is public (O-THREAD-5): on the pack's chat it would name a werewolf.
+            return Err(ApiError::Conflict(
+                "pack_post",
+                "Сообщения чата стаи не отмечаются: отметка видна всем и выдала бы автора. \
+                 Наказать игрока можно штрафом в панели ведущего."
+                    .into(),
+            ));
+        }
+        let anchor = Anchor { room: p.post.room, shown: p.shown };
+        let player = live.m.as_ref().and_then(|m| m.find(&p.post.name)).filter(|_| p.post.user != live.host);
+        let seated = player.is_some() && live.seat_of(p.post.user).is_some();
+        (p.post.name.clone(), seated && live.open_day() == Some(p.day) && !p.flagged, anchor)
+    };
+    let (ev, key) = match what {
+        Flag::Violation => (GameEvent::Flagged { post: no - 1 }, "flag"),
+        Flag::DismissPalms => (GameEvent::Dismissed { post: no - 1 }, "dismiss"),
+    };
+    if penalise && what == Flag::Violation {
+        let reason = Some(format!("нарушение в обсуждении, сообщение №{}", anchor.shown));
+        let action = HostAction::Penalty { target: name, reason };
+        match host_action(st, id, user, action, None, |_, _| ()).await {
+            Ok(_) | Err(ApiError::Refused(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let (mut slot, now) = locked(st, id).await?;
+    let staged = commit(st, &mut slot, ev, Some(user), Some(format!("user{user}:flag:{key}:{no}")), now).await?;
+    drop(slot);
+    staged.durable().await?;
+    Ok(anchor)
+}
