@@ -3,8 +3,8 @@
 //! sees everything; everybody sees the public roles (of the dead, revealed by the
 //! authority or a removal, and all of them once the game is over).
 
-use ostrov_engine::{Death, Match, PlayerId};
-use serde_json::{json, Value};
+use ostrov_engine::{Death, Match, OrderEntry, PlayerId};
+use serde::Serialize;
 
 use crate::game::{GameState, Status};
 use crate::schedule::GRACE;
@@ -54,18 +54,151 @@ pub fn pack_of(m: &Match, p: PlayerId) -> Vec<PlayerId> {
     m.pack(p)
 }
 
-fn role_json(m: &Match, q: PlayerId) -> Value {
-    let pl = m.state.player(q);
-    // The name agrees with the player's gender («Ясновидящая»), as the inbox says it.
-    let name = ostrov_engine::ru::role(pl.role, m.state.who(q).gender());
-    json!({"id": pl.role.id(), "name": name, "turned": pl.turned})
+/// A role as a viewer sees it: its id, its name agreeing with the player's gender
+/// («Ясновидящая»), as the inbox says it, and whether a halfblood has turned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RoleView {
+    pub id: &'static str,
+    pub name: String,
+    pub turned: bool,
 }
 
-fn item_json(m: &Match, q: PlayerId) -> Value {
-    match m.state.player(q).item {
-        Some(h) => json!({"id": h.item.id(), "name": h.item.ru(), "charged": h.charged}),
-        None => Value::Null,
+impl RoleView {
+    fn of(m: &Match, q: PlayerId) -> RoleView {
+        let pl = m.state.player(q);
+        let name = ostrov_engine::ru::role(pl.role, m.state.who(q).gender()).to_string();
+        RoleView { id: pl.role.id(), name, turned: pl.turned }
     }
+}
+
+/// An item as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ItemView {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub charged: bool,
+}
+
+impl ItemView {
+    /// The item `q` holds (`None`: no item).
+    fn of(m: &Match, q: PlayerId) -> Option<ItemView> {
+        m.state.player(q).item.map(|h| ItemView { id: h.item.id(), name: h.item.ru(), charged: h.charged })
+    }
+}
+
+/// How and when a player left the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DeathView {
+    /// `lynch`, `night` or `removed`.
+    pub how: &'static str,
+    pub day: u32,
+}
+
+/// A player in the list, as a viewer may see them ([`ostrov_engine::Sight`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    pub name: String,
+    pub alive: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub death: Option<DeathView>,
+    /// Absent when the viewer may not see it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<RoleView>,
+    /// Absent when the viewer may not see it; `Some(None)`: seen to hold no item.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<Option<ItemView>>,
+}
+
+/// An event as the game view names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EventView {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub meaning: &'static str,
+}
+
+/// The open day and its times.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OpenView {
+    pub day: u32,
+    pub event: Option<EventView>,
+    /// `morning` before the 13:00 stage, `afternoon` after it.
+    pub phase: &'static str,
+    /// 13:00 until it has run.
+    pub midday: Option<String>,
+    pub deadline: String,
+    /// The last moment an order is taken (the deadline's grace minute).
+    pub orders_until: String,
+}
+
+/// A side that won, or a draw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WinnerView {
+    pub id: &'static str,
+    pub name: &'static str,
+}
+
+/// What a seated player sees of themself.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct YouView {
+    pub name: String,
+    pub alive: bool,
+    pub role: RoleView,
+    pub item: Option<ItemView>,
+    /// The pack's names (R-SIDE-2), the player included; empty outside the pack.
+    pub pack: Vec<String>,
+    /// The player's orders in force on the open day.
+    pub orders: Vec<OrderEntry>,
+}
+
+/// A published newspaper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PaperRef {
+    pub day: u32,
+    /// `bulletin`, `evening` or `final`.
+    pub kind: &'static str,
+}
+
+/// The game as one viewer may see it: the API's `GET /api/games/{id}` and what the pages
+/// show.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameView {
+    pub id: i64,
+    pub title: String,
+    pub status: Status,
+    pub slots: usize,
+    pub schedule: crate::schedule::Schedule,
+    pub members: Vec<String>,
+    pub paused: bool,
+    pub history: Vec<crate::game::PublicNote>,
+    pub newspapers: Vec<PaperRef>,
+    /// `host`, `player` or `outsider`.
+    pub viewer: &'static str,
+    /// The host's: the game's settings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<crate::game::Config>,
+    /// The host's: why the game cannot go on by itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub broken: Option<String>,
+    /// The host's: the invite code, where the caller asks for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+    /// Once the game has started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<Vec<PlayerView>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub day: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open: Option<OpenView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_day_opens: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<WinnerView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<YouView>,
+    /// The host's: every order in force on the open day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub orders: Option<Vec<OrderEntry>>,
 }
 
 fn death_id(d: Death) -> &'static str {
@@ -76,93 +209,100 @@ fn death_id(d: Death) -> &'static str {
     }
 }
 
-/// The game as `viewer` may see it at `now`.
-pub fn game(live: &GameState, viewer: Viewer, now: i64) -> Value {
-    let all = viewer.sees_all(live);
-    let mut v = json!({
-        "id": live.id,
-        "title": live.config.title,
-        "status": live.status,
-        "slots": live.config.slots,
-        "schedule": live.config.schedule,
-        "members": live.members.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
-        "paused": live.paused_at.is_some(),
-        "history": live.history,
-        "newspapers": newspapers(live),
-        "viewer": match viewer { Viewer::Host => "host", Viewer::Player(_) => "player", Viewer::Outsider => "outsider" },
-    });
-    if viewer == Viewer::Host {
-        v["setup"] = serde_json::to_value(&live.config).unwrap_or(Value::Null);
-        if let Some(b) = &live.broken {
-            v["broken"] = json!(b);
+impl Viewer {
+    /// The engine's viewer of the same person.
+    pub fn sight(self) -> ostrov_engine::Viewer {
+        match self {
+            Viewer::Host => ostrov_engine::Viewer::Host,
+            Viewer::Player(p) => ostrov_engine::Viewer::Seat(p),
+            Viewer::Outsider => ostrov_engine::Viewer::Spectator,
         }
     }
-    let Some(m) = &live.m else { return v };
-    let pack = match viewer {
-        Viewer::Player(p) => pack_of(m, p),
-        _ => Vec::new(),
+}
+
+/// The game as `viewer` may see it at `now`: who sees which role and item is the engine's
+/// [`ostrov_engine::Match::sight`].
+pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
+    let host = viewer == Viewer::Host;
+    let mut v = GameView {
+        id: live.id,
+        title: live.config.title.clone(),
+        status: live.status,
+        slots: live.config.slots,
+        schedule: live.config.schedule.clone(),
+        members: live.members.iter().map(|m| m.name.clone()).collect(),
+        paused: live.paused_at.is_some(),
+        history: live.history.clone(),
+        newspapers: published(live).into_iter().map(|(day, kind)| PaperRef { day, kind }).collect(),
+        viewer: match viewer {
+            Viewer::Host => "host",
+            Viewer::Player(_) => "player",
+            Viewer::Outsider => "outsider",
+        },
+        setup: host.then(|| live.config.clone()),
+        broken: if host { live.broken.clone() } else { None },
+        invite: None,
+        players: None,
+        day: None,
+        open: None,
+        next_day_opens: None,
+        winner: None,
+        you: None,
+        orders: None,
     };
-    let players: Vec<Value> = m
+    let Some(m) = &live.m else { return v };
+    let sight = m.sight(viewer.sight());
+    let players = m
         .state
         .list_order
         .iter()
         .map(|&q| {
             let pl = m.state.player(q);
-            let mut e = json!({"name": pl.name, "alive": pl.alive});
-            if let (Some(d), Some(day)) = (pl.death, pl.died_on_day) {
-                e["death"] = json!({"how": death_id(d), "day": day});
+            PlayerView {
+                name: pl.name.clone(),
+                alive: pl.alive,
+                death: pl.death.zip(pl.died_on_day).map(|(d, day)| DeathView { how: death_id(d), day }),
+                role: sight.role(q).then(|| RoleView::of(m, q)),
+                item: sight.item(q).then(|| ItemView::of(m, q)),
             }
-            let own = viewer == Viewer::Player(q);
-            if all || pl.role_public || own || pack.contains(&q) {
-                e["role"] = role_json(m, q);
-            }
-            // A living player's passive item is public (RULES.md §3, as the newspaper
-            // shows it); an activated one only its holder and the host see.
-            let public = pl.alive && pl.item.is_some_and(|h| h.item.is_passive());
-            if all || own || public {
-                e["item"] = item_json(m, q);
-            }
-            e
         })
         .collect();
-    v["players"] = json!(players);
-    v["day"] = json!(m.state.day);
+    v.players = Some(players);
+    v.day = Some(m.state.day);
     if let Some(d) = live.open_day() {
         let t = &live.days[d as usize - 1];
         let shift = live.paused_at.map_or(0, |p| (now - p).max(0));
-        v["open"] = json!({
-            "day": d,
-            "event": m.state.event.map(|e| json!({"id": e.id(), "name": e.ru(), "meaning": e.meaning_ru()})),
-            "phase": if t.midday_done { "afternoon" } else { "morning" },
-            "midday": if t.midday_done { Value::Null } else { json!(live.times.show(t.midday_at + shift)) },
-            "deadline": live.times.show(t.deadline_at + shift),
-            "orders_until": live.times.show(t.deadline_at + shift + GRACE - 1),
+        v.open = Some(OpenView {
+            day: d,
+            event: m.state.event.map(|e| EventView { id: e.id(), name: e.ru(), meaning: e.meaning_ru() }),
+            phase: if t.midday_done { "afternoon" } else { "morning" },
+            midday: (!t.midday_done).then(|| live.times.show(t.midday_at + shift)),
+            deadline: live.times.show(t.deadline_at + shift),
+            orders_until: live.times.show(t.deadline_at + shift + GRACE - 1),
         });
     } else if let Some(o) = live.next_open_at {
-        v["next_day_opens"] = json!(live.times.show(o));
+        v.next_day_opens = Some(live.times.show(o));
     }
-    if let Some(w) = m.winner() {
-        v["winner"] = json!({"id": w.id(), "name": w.ru()});
-    }
+    v.winner = m.winner().map(|w| WinnerView { id: w.id(), name: w.ru() });
     if let Viewer::Player(p) = viewer {
         let pl = m.state.player(p);
-        v["you"] = json!({
-            "name": pl.name,
-            "alive": pl.alive,
-            "role": role_json(m, p),
-            "item": item_json(m, p),
-            "pack": pack.iter().map(|q| m.state.name(*q).to_string()).collect::<Vec<_>>(),
-            "orders": orders_of(live, Some(&pl.name)),
+        v.you = Some(YouView {
+            name: pl.name.clone(),
+            alive: pl.alive,
+            role: RoleView::of(m, p),
+            item: ItemView::of(m, p),
+            pack: sight.pack().iter().map(|q| m.state.name(*q).to_string()).collect(),
+            orders: orders_of(live, Some(&pl.name)),
         });
     }
-    if viewer == Viewer::Host {
-        v["orders"] = json!(orders_of(live, None));
+    if host {
+        v.orders = Some(orders_of(live, None));
     }
     v
 }
 
 /// The open day's accepted orders, of one player (by name) or all.
-pub fn orders_of(live: &GameState, by: Option<&str>) -> Vec<Value> {
+pub fn orders_of(live: &GameState, by: Option<&str>) -> Vec<OrderEntry> {
     let Some(d) = live.open_day() else { return Vec::new() };
     let Some(entry) = live.file.days.get(d as usize - 1) else { return Vec::new() };
     let by = by.map(ostrov_engine::fold_name);
@@ -177,7 +317,7 @@ pub fn orders_of(live: &GameState, by: Option<&str>) -> Vec<Value> {
         .filter(|o| replaced_kind(&o.act).is_none_or(|k| seen.insert((o.by.as_str(), k))))
         .collect();
     kept.reverse();
-    kept.into_iter().map(|o| serde_json::to_value(o).unwrap_or(Value::Null)).collect()
+    kept.into_iter().cloned().collect()
 }
 
 /// The kind of an order that a later order of the same kind replaces, if it is one.
@@ -210,8 +350,4 @@ pub fn published(live: &GameState) -> Vec<(u32, &'static str)> {
         out.push((live.days.len() as u32, "final"));
     }
     out
-}
-
-fn newspapers(live: &GameState) -> Vec<Value> {
-    published(live).into_iter().map(|(day, kind)| json!({"day": day, "kind": kind})).collect()
 }

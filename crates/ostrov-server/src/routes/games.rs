@@ -20,7 +20,7 @@ pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>
     let user = who(&st, &h, true).await?;
     let Object(config) = body?;
     let (created, mut v) = service::create_game(&st, user, config, |g, now| view::game(g, Viewer::Host, now)).await?;
-    v["invite"] = json!(created.invite);
+    v.invite = Some(created.invite);
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -65,7 +65,7 @@ pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Re
     let mut v = view::game(&slot.live, viewer, now);
     if viewer == Viewer::Host {
         if let Some(row) = st.store.game(id).await? {
-            v["invite"] = json!(row.invite);
+            v.invite = Some(row.invite);
         }
     }
     Ok(Json(v).into_response())

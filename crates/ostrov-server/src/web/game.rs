@@ -138,42 +138,34 @@ fn paper_title(day: u32, kind: &str) -> String {
 /// The players in list order as `viewer` may see them (the same view as the API's).
 fn players(live: &GameState, viewer: Viewer, now: i64) -> Vec<PlayerRow> {
     let v = view::game(live, viewer, now);
-    let Some(list) = v["players"].as_array() else { return Vec::new() };
-    let you = match viewer {
-        Viewer::Player(p) => live.m.as_ref().map(|m| m.state.name(p).to_string()),
-        _ => None,
-    };
-    list.iter()
+    let you = v.you.as_ref().map(|y| y.name.clone());
+    v.players
+        .unwrap_or_default()
+        .into_iter()
         .enumerate()
         .map(|(i, p)| {
-            let name = p["name"].as_str().unwrap_or_default().to_string();
-            let alive = p["alive"].as_bool().unwrap_or(false);
-            let status = match (&p["death"]["how"], &p["death"]["day"]) {
-                (serde_json::Value::String(how), d) => {
-                    let how = match how.as_str() {
+            let status = match p.death {
+                Some(d) => {
+                    let how = match d.how {
                         "lynch" => "линчеван",
                         "night" => "погиб ночью",
                         _ => "исключён ведущим",
                     };
-                    format!("{how}, день {}", d.as_u64().unwrap_or(0))
+                    format!("{how}, день {}", d.day)
                 }
-                _ => "в игре".to_string(),
+                None => "в игре".to_string(),
             };
-            let item = match &p["item"] {
-                serde_json::Value::Null => p.get("item").map(|_| "нет вещи".to_string()),
-                i => Some(format!(
-                    "{}{}",
-                    i["name"].as_str().unwrap_or_default(),
-                    if i["charged"].as_bool() == Some(false) { " (использована)" } else { "" }
-                )),
-            };
+            let item = p.item.map(|i| match i {
+                None => "нет вещи".to_string(),
+                Some(i) => format!("{}{}", i.name, if i.charged { "" } else { " (использована)" }),
+            });
             PlayerRow {
                 pos: i + 1,
-                you: you.as_deref() == Some(name.as_str()),
-                name,
-                alive,
+                you: you.as_deref() == Some(p.name.as_str()),
+                name: p.name,
+                alive: p.alive,
                 status,
-                role: p["role"]["name"].as_str().map(str::to_string),
+                role: p.role.map(|r| r.name),
                 item,
             }
         })
@@ -314,25 +306,22 @@ fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
     let orders = view::orders_of(live, None)
         .iter()
         .map(|o| {
-            let named: Vec<String> = ["from", "target"]
-                .iter()
-                .filter_map(|k| o[*k].as_str().map(str::to_string))
-                .chain(o["targets"].as_array().into_iter().flatten().filter_map(|t| t.as_str().map(str::to_string)))
-                .collect();
+            let named: Vec<String> =
+                o.from.iter().chain(o.target.iter()).chain(o.targets.iter().flatten()).cloned().collect();
             let mut s = format!(
                 "{} {}: {}",
-                o["at"].as_str().unwrap_or(""),
-                o["by"].as_str().unwrap_or(""),
-                o["act"].as_str().and_then(ostrov_engine::Act::parse).map_or("?", |a| a.ru())
+                o.at.as_ref().and_then(|a| a.as_str()).unwrap_or(""),
+                o.by,
+                ostrov_engine::Act::parse(&o.act).map_or("?", |a| a.ru())
             );
             if !named.is_empty() {
                 s.push_str(" → ");
                 s.push_str(&named.join(", "));
             }
-            if let Some(i) = o["item"].as_str() {
+            if let Some(i) = &o.item {
                 s.push_str(&format!(" ({i})"));
             }
-            if let Some(t) = o["text"].as_str() {
+            if let Some(t) = &o.text {
                 s.push_str(&format!(" «{t}»"));
             }
             s
