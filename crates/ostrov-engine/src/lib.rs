@@ -82,6 +82,7 @@ mod skeleton;
 mod speech;
 mod standing;
 mod state;
+mod step;
 mod vote;
 mod win;
 
@@ -120,4 +121,5 @@ pub use skeleton::{clean_line, clean_name, is_invisible, skeleton, NameProblem, 
 pub use speech::{Silence, Speech};
 pub use standing::Standing;
 pub use state::State;
+pub use step::Step;
 pub use win::{winner, Winner};
