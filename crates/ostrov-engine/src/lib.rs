@@ -68,6 +68,7 @@ mod palms;
 mod play;
 mod player;
 pub mod plural;
+mod reason;
 mod record;
 mod refusal;
 mod report;
@@ -106,6 +107,7 @@ pub use order::{Actor, Clock, Command, Order, Targets};
 pub use palms::{palms_violations, BANNED as PALMS_BANNED};
 pub use play::{play, Match};
 pub use player::{Death, Player, PlayerId, Spent};
+pub use reason::{Blocked, Void};
 pub use record::{Ballot, BallotKind, Check, DayRecord, ItemUse, Rejected, Snapshot, Stage};
 pub use refusal::Refusal;
 pub use report::{

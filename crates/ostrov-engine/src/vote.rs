@@ -4,6 +4,7 @@
 use crate::event::Event;
 use crate::item::Item;
 use crate::player::PlayerId;
+use crate::reason::{Blocked, Void};
 use crate::record::{Ballot, BallotKind};
 use crate::resolution::Resolution;
 use crate::ru::say;
@@ -161,11 +162,11 @@ impl Resolution<'_> {
             if blocked {
                 let name = self.name(v);
                 let why = if assaulted {
-                    "после ночи с Сексманьяком"
+                    Blocked::Assaulted
                 } else if penalised {
-                    "штраф ведущего"
+                    Blocked::Penalty
                 } else {
-                    "Шокер"
+                    Blocked::Shocked
                 };
                 self.say(Step::ItemCorrections, || say::vote_blocked(name.who(), why, fear));
             }
@@ -218,9 +219,9 @@ impl Resolution<'_> {
     }
 
     /// Why a vote from `v` for `t` is void (love note, totem, handcuffs), if it is.
-    fn void_reason(&self, v: PlayerId, t: PlayerId, items: &DayItems) -> Option<&'static str> {
+    fn void_reason(&self, v: PlayerId, t: PlayerId, items: &DayItems) -> Option<Void> {
         if items.love.iter().any(|&(a, b)| (a == v && b == t) || (a == t && b == v)) {
-            return Some("Любовная записка");
+            return Some(Void::LoveNote);
         }
         let held = self.st.held(v).map(|h| h.item);
         if held == Some(Item::Totem) {
@@ -233,13 +234,13 @@ impl Resolution<'_> {
                 Some(s) => s.contains(t) || (per == 2 && s.second.is_none() && t == nb),
             };
             if !matches(a) && !matches(b) {
-                return Some("Тотем безволия");
+                return Some(Void::Totem);
             }
         }
         if held == Some(Item::Handcuffs) {
             let (a, b) = self.st.neighbours(v)?;
             if t == a || t == b {
-                return Some("Наручники");
+                return Some(Void::Handcuffs);
             }
         }
         None
