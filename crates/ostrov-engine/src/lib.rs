@@ -101,7 +101,7 @@ pub use lang::Lang;
 pub use legal::{Aim, LegalOrder};
 pub use locate::Lines;
 pub use log::LogEntry;
-pub use name::{fold_name, nearest};
+pub use name::{fold_name, nearest, SeatName};
 pub use notice::{ItemSource, Notice, NoticeKind};
 pub use order::{Actor, Clock, Command, Order, Targets};
 pub use palms::{palms_violations, BANNED as PALMS_BANNED};

@@ -11,6 +11,7 @@ use crate::event::Event;
 use crate::gamefile::{DayPlan, Game, Setup};
 use crate::item::{Held, Item};
 use crate::log::Log;
+use crate::name::SeatName;
 use crate::night::Night;
 use crate::notice::{ItemSource, NoticeKind};
 use crate::order::{Actor, Clock, Command, Order};
@@ -236,10 +237,11 @@ impl Match {
         self.title = setup.title.clone();
     }
 
-    /// Finds a player by name (case-insensitive, `ё` = `е`).
+    /// Finds a player by name: a look-alike of a player's name is that player
+    /// ([`SeatName`]: case, `ё` = `е`, Latin look-alikes, invisible characters, spaces).
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        let f = crate::skeleton::skeleton(name);
-        self.state.players.iter().position(|p| crate::skeleton::skeleton(&p.name) == f).map(|i| PlayerId(i as u16))
+        let key = SeatName::key_of(name);
+        self.state.players.iter().position(|p| SeatName::key_of(&p.name) == key).map(|i| PlayerId(i as u16))
     }
 
     pub fn winner(&self) -> Option<Winner> {
