@@ -12,6 +12,7 @@ use crate::record::{DayRecord, ItemUse, Rejected, Stage};
 use crate::refusal::Refusal;
 use crate::role::Role;
 use crate::state::State;
+use crate::step::Step;
 
 /// Where the open day stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -420,12 +421,12 @@ fn accept_host(state: &mut State, today: &mut Today, command: &Command) {
         Command::Answer(a) => {
             today.answer = Some(*a);
             today.record.answer = Some(*a);
-            today.log.add(0, || format!("Дух Острова отвечает: «{}»", if *a { "да" } else { "нет" }));
+            today.log.add(Step::Host, || format!("Дух Острова отвечает: «{}»", if *a { "да" } else { "нет" }));
         }
         Command::Penalty { target, reason } => {
             today.sent[target.index()].penalty = true;
             today.record.penalties.push((*target, reason.clone()));
-            today.log.add(0, || crate::ru::say::penalty(state.who(*target), reason.as_deref()).to_string());
+            today.log.add(Step::Host, || crate::ru::say::penalty(state.who(*target), reason.as_deref()).to_string());
         }
         Command::Remove { target, reason } => {
             state.kill(*target, crate::player::Death::Removed);
@@ -437,8 +438,10 @@ fn accept_host(state: &mut State, today: &mut Today, command: &Command) {
             }
             today.record.removed.push((*target, reason.clone()));
             let role = state.player(*target).role;
-            today.log.add(0, || crate::ru::say::removed(state.who(*target), role, reason.as_deref()).to_string());
-            state.turn_halfbloods(&mut today.log, 0);
+            today
+                .log
+                .add(Step::Host, || crate::ru::say::removed(state.who(*target), role, reason.as_deref()).to_string());
+            state.turn_halfbloods(&mut today.log, Step::Host);
         }
         _ => unreachable!("only host acts come from the host"),
     }

@@ -30,13 +30,13 @@ use crate::event::Event;
 use crate::item::Item;
 use crate::lang::Lang;
 use crate::locate::Lines;
-use crate::name::nearest;
+use crate::name::{nearest, SeatName};
 use crate::order::{Actor, Clock, Command, Order, Targets};
 use crate::player::PlayerId;
 use crate::role::Role;
 use crate::ru::Speech;
 use crate::rules::{Rules, TieRule};
-use crate::skeleton::{clean_line, clean_name, skeleton, NameProblem};
+use crate::skeleton::{clean_line, NameProblem};
 
 /// The largest game the engine accepts.
 pub const MAX_PLAYERS: usize = 500;
@@ -273,10 +273,10 @@ impl Setup {
         (0..rounds).flat_map(|_| Item::ALL.iter().copied()).collect()
     }
 
-    /// Finds a player by name: names that look alike are one name ([`skeleton`]: case,
+    /// Finds a player by name: names that look alike are one name ([`SeatName`]: case,
     /// `ё` = `е`, a Latin «a» for the Cyrillic one, invisible characters, spaces).
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        Names::of(self).find(name)
+        self.seats.iter().position(|s| SeatName::key_of(&s.name) == SeatName::key_of(name)).map(|i| PlayerId(i as u16))
     }
 
     /// Checks one order as written (names, act, fields) against this setup's players,
@@ -295,10 +295,10 @@ impl Setup {
         check_order(&Names::of(self), &place, entry)
     }
 
-    /// The players' names by their skeletons, made once for checking many orders with
-    /// [`Setup::order_in`] (a server checks every order of a game against one index).
+    /// The players' names by their keys ([`SeatName`]), made once for checking many orders
+    /// with [`Setup::order_in`] (a server checks every order of a game against one index).
     pub fn seat_index(&self) -> SeatIndex {
-        SeatIndex { keys: Names::keys(self) }
+        SeatIndex::of(self)
     }
 
     /// [`Setup::order`] with the names looked up in `index`, made by [`Setup::seat_index`]
@@ -313,7 +313,7 @@ impl Setup {
     /// ```
     pub fn order_in(&self, index: &SeatIndex, entry: &OrderEntry) -> Result<Order, GameFileError> {
         let place = Place::new(None, What::Sent(describe(entry)));
-        check_order(&Names { setup: self, keys: Cow::Borrowed(&index.keys) }, &place, entry)
+        check_order(&Names { setup: self, index: Cow::Borrowed(index) }, &place, entry)
     }
 
     /// Checks day `n`'s entry (its fixed draws and orders) against this setup.
@@ -322,13 +322,23 @@ impl Setup {
     }
 }
 
-/// The seats of a setup by their names' skeletons ([`Setup::seat_index`]).
+/// The seats of a setup by their names' keys ([`SeatName::key`], [`Setup::seat_index`]).
 #[derive(Clone, Debug, Default)]
 pub struct SeatIndex {
     keys: HashMap<String, PlayerId>,
 }
 
 impl SeatIndex {
+    /// The index of `setup`'s seats. Of two seats with one key (a setup made in code; a
+    /// game file refuses them) the first is found, as [`Setup::find`] finds it.
+    fn of(setup: &Setup) -> SeatIndex {
+        let mut keys = HashMap::with_capacity(setup.seats.len());
+        for (i, s) in setup.seats.iter().enumerate() {
+            keys.entry(SeatName::key_of(&s.name)).or_insert(PlayerId(i as u16));
+        }
+        SeatIndex { keys }
+    }
+
     /// The seat `name` names, however it is written (a look-alike of a seat's name is
     /// that seat).
     ///
@@ -341,27 +351,23 @@ impl SeatIndex {
     /// assert_eq!(index.find("Вика"), None);
     /// ```
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        self.keys.get(&skeleton(name)).copied()
+        self.keys.get(&SeatName::key_of(name)).copied()
     }
 }
 
-/// The players' names by their skeletons, for finding the player an order names.
+/// A setup's seats with their index, for finding the player an order names.
 struct Names<'a> {
     setup: &'a Setup,
-    keys: Cow<'a, HashMap<String, PlayerId>>,
+    index: Cow<'a, SeatIndex>,
 }
 
 impl<'a> Names<'a> {
     fn of(setup: &'a Setup) -> Names<'a> {
-        Names { setup, keys: Cow::Owned(Names::keys(setup)) }
-    }
-
-    fn keys(setup: &Setup) -> HashMap<String, PlayerId> {
-        setup.seats.iter().enumerate().map(|(i, s)| (skeleton(&s.name), PlayerId(i as u16))).collect()
+        Names { setup, index: Cow::Owned(SeatIndex::of(setup)) }
     }
 
     fn find(&self, name: &str) -> Option<PlayerId> {
-        self.keys.get(&skeleton(name)).copied()
+        self.index.find(name)
     }
 
     /// The player `field` names, or an error that suggests the nearest name.
@@ -485,11 +491,12 @@ impl Game {
             ));
         }
         let mut seats = Vec::with_capacity(file.players.len());
-        let mut seen: HashMap<String, (usize, String)> = HashMap::new();
+        // Every name so far, with its seat: a look-alike of one is that name (SeatName's `Eq`).
+        let mut seen: HashMap<SeatName, usize> = HashMap::new();
         for (i, p) in file.players.iter().enumerate() {
             let key = |k: &str| lines.get(&format!("players.{i}.{k}"));
             let place = Place::new(key("name"), What::Player(i + 1, clean_line(&p.name)));
-            let name = clean_name(&p.name).map_err(|e| {
+            let name = SeatName::parse(&p.name).map_err(|e| {
                 let en = match e {
                     NameProblem::Empty => "the name is empty".to_string(),
                     NameProblem::TooLong { max, len } => format!("the name is longer than {max} characters ({len})"),
@@ -497,15 +504,14 @@ impl Game {
                 };
                 GameFileError::at(&place, e.to_string(), en)
             })?;
-            let sk = skeleton(&name);
-            if is_host_name(&name) {
+            if host_names().contains(&name) {
                 return Err(GameFileError::at(
                     &place,
                     format!("имя «{name}» занято приказами ведущего (host, ведущий, автор)"),
                     format!("\"{name}\" is reserved for the host's orders (host, ведущий, автор)"),
                 ));
             }
-            if let Some((j, other)) = seen.get(&sk) {
+            if let Some((other, j)) = seen.get_key_value(&name) {
                 let at_ru =
                     lines.get(&format!("players.{j}.name")).map(|l| format!(", строка {l}")).unwrap_or_default();
                 let at_en = lines.get(&format!("players.{j}.name")).map(|l| format!(", line {l}")).unwrap_or_default();
@@ -524,7 +530,9 @@ impl Game {
                     ),
                 ));
             }
-            seen.insert(sk, (i, name.clone()));
+            let shown = name.as_str().to_string();
+            seen.insert(name, i);
+            let name = shown;
             let role: Role = word(&Place { line: key("role"), ..place.clone() }, &p.role)?;
             let item = match &p.item {
                 None => None,
@@ -655,11 +663,16 @@ fn look_alike(a: &str, b: &str) -> (String, String) {
 /// Whether `by` names the host: `host`, `ведущий` or `автор` (RULES.md §7); no player
 /// may take one of these names (nor one that looks like them).
 fn is_host_name(name: &str) -> bool {
-    // The skeletons of the host's names, made once (every order asks).
-    static HOST: std::sync::LazyLock<[String; 3]> =
-        std::sync::LazyLock::new(|| ["host", "ведущий", "автор"].map(skeleton));
-    let s = skeleton(name);
-    HOST.contains(&s)
+    let key = SeatName::key_of(name);
+    host_names().iter().any(|h| h.key() == key)
+}
+
+/// The host's names (RULES.md §7), made once (every order asks).
+fn host_names() -> &'static [SeatName; 3] {
+    static HOST: std::sync::LazyLock<[SeatName; 3]> = std::sync::LazyLock::new(|| {
+        ["host", "ведущий", "автор"].map(|n| SeatName::parse(n).expect("the host's names are names"))
+    });
+    &HOST
 }
 
 fn check_day(names: &Names, lines: &Lines, n: u32, day: &DayEntry) -> Result<DayPlan, GameFileError> {
@@ -1005,6 +1018,23 @@ mod tests {
         // NFD (е + combining breve) is the same name as NFC «й».
         let e = err("[[players]]\nname = \"Йоко\"\nrole = \"seer\"\n[[players]]\nname = \"И\u{0306}око\"\nrole = \"werewolf\"\n");
         assert!(e.to_string().contains("не отличить"), "{e}");
+    }
+
+    /// One notion of "the same name" for every lookup: the setup, its index and a match
+    /// find the same seat for every look-alike — and, of two look-alike seats made in code
+    /// (a game file refuses them), the first.
+    #[test]
+    fn every_lookup_finds_the_same_seat() {
+        let mut setup = Game::parse(&two_players("")).unwrap().setup;
+        setup.seats.push(Seat::new("Aня", Role::Passenger, None)); // a Latin A: seat 0's twin
+        let index = setup.seat_index();
+        let m = crate::Match::new(&setup, false);
+        for (text, seat) in [("Аня", 0), ("aня", 0), ("Ан\u{200B}я\u{FE0F}", 0), ("БОРЯ", 1), ("Бoря", 1)]
+        {
+            let seat = Some(PlayerId(seat));
+            assert_eq!((setup.find(text), index.find(text), m.find(text)), (seat, seat, seat), "{text:?}");
+        }
+        assert_eq!((setup.find("Вика"), index.find("Вика"), m.find("Вика")), (None, None, None));
     }
 
     /// An order naming a look-alike of a player is that player; an unknown name suggests

@@ -68,6 +68,7 @@ mod palms;
 mod play;
 mod player;
 pub mod plural;
+mod reason;
 mod record;
 mod refusal;
 mod report;
@@ -82,6 +83,7 @@ mod skeleton;
 mod speech;
 mod standing;
 mod state;
+mod step;
 mod vote;
 mod win;
 
@@ -99,12 +101,13 @@ pub use lang::Lang;
 pub use legal::{Aim, LegalOrder};
 pub use locate::Lines;
 pub use log::LogEntry;
-pub use name::{fold_name, nearest};
+pub use name::{fold_name, nearest, SeatName};
 pub use notice::{ItemSource, Notice, NoticeKind};
 pub use order::{Actor, Clock, Command, Order, Targets};
 pub use palms::{palms_violations, BANNED as PALMS_BANNED};
 pub use play::{play, Match};
 pub use player::{Death, Player, PlayerId, Spent};
+pub use reason::{Blocked, Void};
 pub use record::{Ballot, BallotKind, Check, DayRecord, ItemUse, Rejected, Snapshot, Stage};
 pub use refusal::Refusal;
 pub use report::{
@@ -120,4 +123,5 @@ pub use skeleton::{clean_line, clean_name, is_invisible, skeleton, NameProblem, 
 pub use speech::{Silence, Speech};
 pub use standing::Standing;
 pub use state::State;
+pub use step::Step;
 pub use win::{winner, Winner};

@@ -1,10 +1,12 @@
 //! The resolution log: one Russian sentence per thing that happened, with its step.
 
+use crate::step::Step;
+
 /// One entry of the log (the report's `log[]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogEntry {
-    /// The step of RULES.md (1–21), 0 for the opening of the day and the 13:00 stage.
-    pub step: u8,
+    /// The step of RULES.md it belongs to (the report prints its [`Step::number`]).
+    pub step: Step,
     pub text: String,
 }
 
@@ -22,7 +24,7 @@ impl Log {
 
     /// Adds an entry; the text is only built when the log is on.
     #[inline]
-    pub(crate) fn add(&mut self, step: u8, text: impl FnOnce() -> String) {
+    pub(crate) fn add(&mut self, step: Step, text: impl FnOnce() -> String) {
         if self.on {
             self.entries.push(LogEntry { step, text: text() });
         }

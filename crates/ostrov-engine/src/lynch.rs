@@ -10,6 +10,7 @@ use crate::record::{ItemUse, Stage};
 use crate::resolution::Resolution;
 use crate::ru::{say, NameBuf, Who};
 use crate::rules::TieRule;
+use crate::step::Step;
 use crate::vote::Votes;
 
 /// The lynch places chosen so far: `None` is a place left empty.
@@ -40,7 +41,7 @@ impl Resolution<'_> {
 
     /// R-TIE-1: settles a tie among `t` (the candidates with the most votes, |t| ≥ 2), in
     /// place: `t` is left holding who is lynched (empty for no one).
-    fn tie(&mut self, t: &mut Vec<PlayerId>, step: u8) -> Result<(), ResolveError> {
+    fn tie(&mut self, t: &mut Vec<PlayerId>, step: Step) -> Result<(), ResolveError> {
         if self.day.log.on && t.iter().any(|p| self.day.sent[p.index()].immune) {
             let gone: Vec<PlayerId> = t.iter().copied().filter(|p| self.day.sent[p.index()].immune).collect();
             let names = self.names_of(&gone);
@@ -141,7 +142,7 @@ impl Resolution<'_> {
                 );
                 if group.len() > free {
                     // Step 6 when only the firing bomb holders compete (R-BOMB-1), else step 5.
-                    self.tie(&mut group, if only.is_some() { 6 } else { 5 })?;
+                    self.tie(&mut group, if only.is_some() { Step::Bomb } else { Step::TrapFangSheepSkin })?;
                 }
             }
             if group.is_empty() {
@@ -157,16 +158,16 @@ impl Resolution<'_> {
                 free = free.saturating_sub(1);
                 if self.day.sent[p.index()].immune {
                     let pn = self.name(p);
-                    self.tell(5, || say::lynch_immune(pn.who()));
+                    self.tell(Step::TrapFangSheepSkin, || say::lynch_immune(pn.who()));
                     out.push(None);
                 } else if skins && self.day.items_work() && self.st.holds_charged(p, Item::SheepSkin) {
-                    self.trigger(p, Item::SheepSkin, 5);
+                    self.trigger(p, Item::SheepSkin, Step::TrapFangSheepSkin);
                     let pn = self.name(p);
-                    self.tell(5, || say::sheep_skin(pn.who()));
+                    self.tell(Step::TrapFangSheepSkin, || say::sheep_skin(pn.who()));
                     let before = out.len();
                     self.fill(votes, 1, placed, only, skins, out)?;
                     if out.len() == before {
-                        self.tell(5, say::sheep_skin_nobody_next);
+                        self.tell(Step::TrapFangSheepSkin, say::sheep_skin_nobody_next);
                         out.push(None);
                     }
                 } else {
@@ -179,7 +180,7 @@ impl Resolution<'_> {
     }
 
     /// An automatic item triggers: spent, and listed in `items_used`.
-    pub(crate) fn trigger(&mut self, holder: PlayerId, item: Item, _step: u8) {
+    pub(crate) fn trigger(&mut self, holder: PlayerId, item: Item, _step: Step) {
         if let Some(h) = self.st.player_mut(holder).item.as_mut() {
             h.charged = false;
         }
@@ -242,10 +243,10 @@ impl Resolution<'_> {
             // R-BOMB-1: the lynch is exactly what R-TIE-1 leaves of the firing holders — nobody
             // when the tie among them picks nobody (`tie = "none"`, fangs).
             if fired.is_empty() {
-                self.tell(6, say::bomb_none);
+                self.tell(Step::Bomb, say::bomb_none);
             } else {
                 let names = self.names_of(&fired);
-                self.tell(6, || say::bomb(&whos(&names), false));
+                self.tell(Step::Bomb, || say::bomb(&whos(&names), false));
             }
             *places = fired.into_iter().map(Some).collect();
             return Ok(());
@@ -254,7 +255,7 @@ impl Resolution<'_> {
             return Ok(());
         }
         let names = self.names_of(&fired);
-        self.tell(6, || say::bomb(&whos(&names), true));
+        self.tell(Step::Bomb, || say::bomb(&whos(&names), true));
         // Rage: the firing holders take over the chosen places from the top, then fill empty ones.
         let chosen: Vec<usize> = (0..places.len()).filter(|&k| places[k].is_some()).collect();
         for (k, f) in fired.into_iter().enumerate() {
@@ -287,17 +288,17 @@ impl Resolution<'_> {
         self.st.sort_by_list(&mut lynched);
         lynched.dedup();
         if lynched.is_empty() {
-            self.say(7, say::nobody_lynched);
+            self.say(Step::RageAndLynch, say::nobody_lynched);
         }
         let hidden = self.day.event == Some(Event::SolarEclipse);
         for &p in &lynched {
             self.st.kill(p, Death::Lynch);
             self.st.player_mut(p).role_public = !hidden;
             let (pn, role) = (self.name(p), self.st.player(p).role);
-            self.say(7, || say::lynched(pn.who(), Some(role)));
+            self.say(Step::RageAndLynch, || say::lynched(pn.who(), Some(role)));
         }
         self.day.record.lynched = lynched;
-        self.st.turn_halfbloods(&mut self.day.log, 7);
+        self.st.turn_halfbloods(&mut self.day.log, Step::RageAndLynch);
         Ok(())
     }
 
@@ -305,7 +306,7 @@ impl Resolution<'_> {
     fn fear(&mut self, votes: &Votes) -> Result<Vec<PlayerId>, ResolveError> {
         let best = self.st.living().map(|p| votes.count(p)).max().unwrap_or(0);
         if best == 0 {
-            self.tell(7, say::fear_nobody);
+            self.tell(Step::RageAndLynch, say::fear_nobody);
             return Ok(vec![]);
         }
         let top: Vec<PlayerId> = self.st.living().filter(|p| votes.count(*p) == best).collect();
@@ -315,23 +316,23 @@ impl Resolution<'_> {
             self.draw_tie(&top)?
         } else {
             let names = self.names_of(&top);
-            self.tell(7, || say::fear_tie(&whos(&names)));
+            self.tell(Step::RageAndLynch, || say::fear_tie(&whos(&names)));
             return Ok(vec![]);
         };
         self.day.record.leader = Some(leader);
         let ln = self.name(leader);
         let Some(s) = self.day.sent[leader.index()].sentence.filter(|s| self.st.alive(*s)) else {
-            self.tell(7, || say::fear_no_sentence(ln.who()));
+            self.tell(Step::RageAndLynch, || say::fear_no_sentence(ln.who()));
             return Ok(vec![]);
         };
         self.day.record.sentence = Some(s);
         let sn = self.name(s);
         if self.st.holds_charged(s, Item::SheepSkin) && self.day.items_work() {
-            self.trigger(s, Item::SheepSkin, 7);
-            self.tell(7, || say::fear_sheep_skin(ln.who(), sn.who()));
+            self.trigger(s, Item::SheepSkin, Step::RageAndLynch);
+            self.tell(Step::RageAndLynch, || say::fear_sheep_skin(ln.who(), sn.who()));
             return Ok(vec![]);
         }
-        self.say(7, || say::fear_sentence(ln.who(), sn.who()));
+        self.say(Step::RageAndLynch, || say::fear_sentence(ln.who(), sn.who()));
         Ok(vec![s])
     }
 }

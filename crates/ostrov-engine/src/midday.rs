@@ -15,6 +15,7 @@ use crate::player::PlayerId;
 use crate::record::Rejected;
 use crate::refusal::Refusal;
 use crate::state::State;
+use crate::step::Step;
 
 pub(crate) fn run(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
     match today.event {
@@ -24,14 +25,14 @@ pub(crate) fn run(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
         Some(Event::ChooseMe) => pair(st, today),
         Some(Event::SpiritCall) => spirit(st, today),
         Some(Event::MagneticStorm) => {
-            today.log.add(0, || "13:00. Магнитная буря: ни одна вещь не работает до следующего утра".into())
+            today.log.add(Step::Midday, || "13:00. Магнитная буря: ни одна вещь не работает до следующего утра".into())
         }
         _ => {}
     }
     if today.log.on {
         let uses: Vec<_> = today.uses.iter().map(|u| (u.by, u.item, u.target)).collect();
         for (by, item, target) in uses {
-            today.log.add(0, || say::midday_use(st.who(by), item, st.who(target)).to_string());
+            today.log.add(Step::Midday, || say::midday_use(st.who(by), item, st.who(target)).to_string());
         }
     }
 }
@@ -60,7 +61,7 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
             });
         };
         if st.reserve.is_empty() {
-            today.log.add(0, || say::bunker_empty(st.who(p)).to_string());
+            today.log.add(Step::Midday, || say::bunker_empty(st.who(p)).to_string());
             fail(today, Refusal::ReserveEmpty);
             continue;
         }
@@ -81,7 +82,7 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
         }
         st.notify(p, NoticeKind::Item { item: Some(Held::new(new)), source: ItemSource::Bunker });
         today.record.bunker.push(p);
-        today.log.add(0, || say::bunker(st.who(p), old.map(|o| o.item), new).to_string());
+        today.log.add(Step::Midday, || say::bunker(st.who(p), old.map(|o| o.item), new).to_string());
     }
 }
 
@@ -104,7 +105,7 @@ fn exchange(st: &mut State, today: &mut Today) {
         st.notify(a, NoticeKind::Item { item: ib, source: ItemSource::Exchange });
         st.notify(b, NoticeKind::Item { item: ia, source: ItemSource::Exchange });
         today.record.exchanges.push((a, b));
-        today.log.add(0, || say::exchange(st.who(a), st.who(b)).to_string());
+        today.log.add(Step::Midday, || say::exchange(st.who(a), st.who(b)).to_string());
     }
 }
 
@@ -120,7 +121,7 @@ fn mystic_light(st: &mut State, today: &mut Today) {
         st.player_mut(p).item = Some(h);
         st.notify(p, NoticeKind::Recharged(h));
         today.record.lights.push(p);
-        today.log.add(0, || say::light(st.who(p)).to_string());
+        today.log.add(Step::Midday, || say::light(st.who(p)).to_string());
     }
 }
 
@@ -132,13 +133,13 @@ fn pair(st: &mut State, today: &mut Today) {
     }
     today.sent[p.index()].immune = true;
     today.record.pair = Some(p);
-    today.log.add(0, || say::pair(st.who(c), st.who(p)).to_string());
+    today.log.add(Step::Midday, || say::pair(st.who(c), st.who(p)).to_string());
 }
 
 /// Spirit call (R-SPIRIT-1): the first question sent is asked.
 fn spirit(st: &mut State, today: &mut Today) {
     let Some((by, text)) = today.question.clone() else {
-        today.log.add(0, || "13:00. Вызов духа: вопросов Духу не поступило".into());
+        today.log.add(Step::Midday, || "13:00. Вызов духа: вопросов Духу не поступило".into());
         return;
     };
     if !st.alive(by) {
@@ -146,5 +147,5 @@ fn spirit(st: &mut State, today: &mut Today) {
         return;
     }
     today.record.question = Some((by, text.clone()));
-    today.log.add(0, || say::question(st.who(by), &text).to_string());
+    today.log.add(Step::Midday, || say::question(st.who(by), &text).to_string());
 }

@@ -1,6 +1,96 @@
-//! Name matching: case-insensitive, `ё` = `е`, as the rules require for every name a host types.
+//! Names: a seat's name and its one notion of "the same name" ([`SeatName`], keyed by
+//! the [`skeleton`]), and the looser folding of words (case, `ё` = `е`) that ids, aliases,
+//! the Palms bloom words and "did you mean" use.
 
-/// Folds a name for comparison: lower case, `ё` → `е`, surrounding white space trimmed.
+use crate::skeleton::{clean_name, skeleton, NameProblem};
+
+/// A seat's name: as it is shown, and its one comparison key — the name's [`skeleton`].
+/// Two names are the same seat iff their keys are equal: case, `ё`/`е`, a Latin letter for
+/// the Cyrillic one it looks like, compatibility forms, NFD, invisible characters
+/// (zero-width spaces, variation selectors) and separators do not make another name.
+/// Equality and hashing are by the key; [`SeatName::as_str`] is what the newspaper prints.
+///
+/// ```
+/// use ostrov_engine::SeatName;
+/// let anya = SeatName::parse("  Аня ").unwrap();
+/// assert_eq!(anya.as_str(), "Аня");
+/// assert_eq!(anya, SeatName::parse("Aня\u{200B}").unwrap()); // a Latin A, a zero-width space
+/// assert!(anya.is("АНЯ"));
+/// assert_ne!(anya, SeatName::parse("Оля").unwrap());
+/// assert!(SeatName::parse("\u{200B}").is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct SeatName {
+    shown: String,
+    key: String,
+}
+
+impl SeatName {
+    /// A name someone chose for a seat, checked and cleaned ([`clean_name`]: one line, 1 to
+    /// [`crate::MAX_NAME_CHARS`] characters, at least one letter or digit).
+    pub fn parse(name: &str) -> Result<SeatName, NameProblem> {
+        let shown = clean_name(name)?;
+        let key = skeleton(&shown);
+        Ok(SeatName { shown, key })
+    }
+
+    /// The key that text naming a seat is looked up by (an order's `by` or `target`, a
+    /// post's author): the text's [`skeleton`], as typed — it is compared, never shown.
+    /// For a name that [`SeatName::parse`]s, the parsed name's [`SeatName::key`].
+    pub fn key_of(text: &str) -> String {
+        skeleton(text)
+    }
+
+    /// The name as it is shown.
+    pub fn as_str(&self) -> &str {
+        &self.shown
+    }
+
+    /// The comparison key: the [`skeleton`] of the shown name.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Whether `text`, however it is written, names this seat.
+    pub fn is(&self, text: &str) -> bool {
+        SeatName::key_of(text) == self.key
+    }
+
+    /// The name as it is shown.
+    pub fn into_string(self) -> String {
+        self.shown
+    }
+}
+
+impl PartialEq for SeatName {
+    fn eq(&self, other: &SeatName) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for SeatName {}
+
+impl std::hash::Hash for SeatName {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key.hash(h);
+    }
+}
+
+impl std::fmt::Display for SeatName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
+impl AsRef<str> for SeatName {
+    fn as_ref(&self) -> &str {
+        &self.shown
+    }
+}
+
+/// Folds a word for comparison: lower case, `ё` → `е`, surrounding white space trimmed.
+/// Not the identity of a seat's name — that is [`SeatName`] (look-alikes included); this
+/// is for words (ids, aliases, banned words) and for declining first names.
 ///
 /// ```
 /// use ostrov_engine::fold_name;
@@ -125,6 +215,70 @@ pub(crate) use vocabulary;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One name, however it is written: every look-alike parses to a [`SeatName`] equal to
+    /// the plain one (same key, same hash), keeps its own cleaned spelling for show, and
+    /// text typed to name the seat finds it by the same key.
+    #[test]
+    fn look_alike_seat_names_are_one_name() {
+        use std::collections::HashSet;
+        let hash = |n: &SeatName| {
+            use std::hash::{BuildHasher, RandomState};
+            static STATE: std::sync::LazyLock<RandomState> = std::sync::LazyLock::new(RandomState::new);
+            STATE.hash_one(n)
+        };
+        let cases: [(&str, &[&str]); 5] = [
+            (
+                "Аня",
+                &["Aня", "АНЯ", "аня", "Ａня", "А\u{200B}ня", "Ан\u{200D}я", "Аня\u{FE0F}", "Аня\u{E0101}", " Аня\t"],
+            ),
+            ("Алёна", &["Алена", "АЛЁНА", "алена", "Але\u{0308}на"]),
+            ("Йоко", &["И\u{0306}око", "йоко", "ЙОКО"]),
+            ("Вика", &["Bика", "BИKA", "вика"]),
+            ("Кот_Бегемот", &["Кот Бегемот", "кот-бегемот", "KOT_Бeгeмoт", "Кот\u{00AD}Бегемот"]),
+        ];
+        for (plain, twins) in cases {
+            let one = SeatName::parse(plain).unwrap();
+            assert_eq!(one.as_str(), plain);
+            assert_eq!(one.key(), SeatName::key_of(plain));
+            let mut set = HashSet::from([one.clone()]);
+            for twin in twins {
+                let other = SeatName::parse(twin).unwrap_or_else(|e| panic!("{twin:?}: {e}"));
+                assert_eq!(other, one, "{twin:?}");
+                assert_eq!(hash(&other), hash(&one), "{twin:?}");
+                assert!(!set.insert(other.clone()), "{twin:?} is a second name");
+                assert!(one.is(twin), "{twin:?}");
+                assert_eq!(SeatName::key_of(twin), other.key(), "{twin:?}: typed and parsed keys agree");
+            }
+        }
+        // The shown name is cleaned, not folded: NFC, one line, no invisible characters.
+        assert_eq!(SeatName::parse("И\u{0306}око").unwrap().as_str(), "Йоко");
+        assert_eq!(SeatName::parse(" Анна \n Ли\u{200B} ").unwrap().to_string(), "Анна Ли");
+    }
+
+    #[test]
+    fn different_seat_names_stay_different() {
+        let names = ["Аня", "Оля", "Лев", "Лёва", "Игорь", "Илья", "Йоко", "Иоко", "Kot2000", "Kot2001", "[Админ]"];
+        let parsed: Vec<SeatName> = names.iter().map(|n| SeatName::parse(n).unwrap()).collect();
+        for (i, a) in parsed.iter().enumerate() {
+            for b in &parsed[i + 1..] {
+                assert_ne!(a, b);
+                assert!(!a.is(b.as_str()), "{a} / {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_seat_name_is_parsed_at_the_edge() {
+        assert_eq!(SeatName::parse(""), Err(NameProblem::Empty));
+        assert_eq!(SeatName::parse("\u{200B}\u{FE0F}"), Err(NameProblem::Empty));
+        assert_eq!(SeatName::parse("!!!"), Err(NameProblem::NoLetters));
+        assert_eq!(
+            SeatName::parse(&"я".repeat(crate::MAX_NAME_CHARS + 1)),
+            Err(NameProblem::TooLong { max: crate::MAX_NAME_CHARS, len: crate::MAX_NAME_CHARS + 1 })
+        );
+        assert!(SeatName::parse(&"я".repeat(crate::MAX_NAME_CHARS)).is_ok());
+    }
 
     #[test]
     fn yo_is_ye_and_case_is_ignored() {

@@ -12,6 +12,7 @@ use crate::record::Check;
 use crate::resolution::Resolution;
 use crate::role::{CheckResult, Role};
 use crate::ru::say;
+use crate::step::Step;
 
 /// One player's night order, still standing or void.
 #[derive(Clone, Copy, Debug)]
@@ -93,7 +94,7 @@ impl Resolution<'_> {
             let pl = self.st.player(p);
             if !pl.alive {
                 let pn = self.name(p);
-                self.say(8, || say::night_sender_gone(pn.who()));
+                self.say(Step::FogNight, || say::night_sender_gone(pn.who()));
                 continue;
             }
             if let NightOrder::Kill(t) = order {
@@ -106,7 +107,7 @@ impl Resolution<'_> {
             }
             if !order.all_named(|t| self.st.alive(t)) {
                 let pn = self.name(p);
-                self.say(8, || say::night_target_gone(pn.who()));
+                self.say(Step::FogNight, || say::night_target_gone(pn.who()));
                 continue;
             }
             night.acts.push(NightAct { actor: p, order, void: false });
@@ -114,7 +115,7 @@ impl Resolution<'_> {
         night.senders = senders;
         if let Some((_, actor, targets)) = pack {
             if targets.iter().any(|t| !self.st.alive(t)) {
-                self.log(8, || "Ход оборотней не учитывается: выбранный ими игрок выбыл".into());
+                self.log(Step::FogNight, || "Ход оборотней не учитывается: выбранный ими игрок выбыл".into());
             } else {
                 night.pack = Some(Pack { actor, targets, fog_voters: None, void: false });
             }
@@ -127,7 +128,7 @@ impl Resolution<'_> {
             if !self.st.alive(u.by) || !self.st.alive(u.target) {
                 // R-ITEM-7: a voodoo doll whose user is lynched does nothing (and is spent).
                 let bn = self.name(u.by);
-                self.say(9, || say::voodoo_void(bn.who()));
+                self.say(Step::Voodoo, || say::voodoo_void(bn.who()));
                 self.mark_ineffective(u.by, u.item);
                 continue;
             }
@@ -150,7 +151,7 @@ impl Resolution<'_> {
             if !voted {
                 night.acts[k].void = true;
                 let pn = self.name(a.actor);
-                self.say(8, || say::fog_void(pn.who()));
+                self.say(Step::FogNight, || say::fog_void(pn.who()));
             }
         }
         if let Some(pack) = night.pack.as_mut() {
@@ -162,7 +163,7 @@ impl Resolution<'_> {
                 .collect();
             if voters.is_empty() {
                 pack.void = true;
-                self.day.log.add(8, || {
+                self.day.log.add(Step::FogNight, || {
                     "Туманная ночь: ни один оборотень не голосовал против жертвы — нападения не будет".into()
                 });
             }
@@ -174,7 +175,7 @@ impl Resolution<'_> {
     pub(crate) fn step_9_voodoo(&mut self, night: &mut Night) {
         for &v in &night.voodooed.clone() {
             let vn = self.name(v);
-            self.say(9, || say::voodoo(vn.who()));
+            self.say(Step::Voodoo, || say::voodoo(vn.who()));
             for a in night.acts.iter_mut().filter(|a| a.actor == v) {
                 a.void = true;
             }
@@ -186,7 +187,7 @@ impl Resolution<'_> {
             };
             if blocked && !pack.void {
                 pack.void = true;
-                self.day.log.add(9, || "Кукла вуду: оборотни этой ночью никого не съедят".into());
+                self.day.log.add(Step::Voodoo, || "Кукла вуду: оборотни этой ночью никого не съедят".into());
             }
         }
     }
@@ -200,7 +201,7 @@ impl Resolution<'_> {
             night.cancelled = true;
             self.st.player_mut(w.actor).spent.witch_cancel = true;
             let wn = self.name(w.actor);
-            self.say(10, || say::witch_cancel(wn.who()));
+            self.say(Step::Witch, || say::witch_cancel(wn.who()));
             // The night's voodoo dolls are void too (spent anyway, R-ITEM-3): they changed nothing.
             for k in 0..self.day.uses.len() {
                 let u = self.day.uses[k];
@@ -216,7 +217,7 @@ impl Resolution<'_> {
                 self.st.player_mut(w.actor).spent.witch_kill = true;
                 night.deaths.push((t.first, Cause::Witch));
                 let (wn, tn) = (self.name(w.actor), self.name(t.first));
-                self.say(10, || say::witch_kill(wn.who(), tn.who()));
+                self.say(Step::Witch, || say::witch_kill(wn.who(), tn.who()));
             }
         }
     }
@@ -234,7 +235,7 @@ impl Resolution<'_> {
                     self.st.notify(x, NoticeKind::Item { item: iy, source: ItemSource::Swap });
                     self.st.notify(y, NoticeKind::Item { item: ix, source: ItemSource::Swap });
                     let (xn, yn) = (self.name(x), self.name(y));
-                    self.say(11, || say::swap(xn.who(), yn.who()));
+                    self.say(Step::Sleepwalker, || say::swap(xn.who(), yn.who()));
                 }
                 NightOrder::Recharge(t) => {
                     let tn = self.name(t);
@@ -243,9 +244,9 @@ impl Resolution<'_> {
                             let h = crate::item::Held { item: h.item, charged: true };
                             self.st.player_mut(t).item = Some(h);
                             self.st.notify(t, NoticeKind::Recharged(h));
-                            self.say(11, || say::recharge(tn.who()));
+                            self.say(Step::Sleepwalker, || say::recharge(tn.who()));
                         }
-                        _ => self.say(11, || say::recharge_nothing(tn.who())),
+                        _ => self.say(Step::Sleepwalker, || say::recharge_nothing(tn.who())),
                     }
                 }
                 _ => {}
@@ -257,13 +258,13 @@ impl Resolution<'_> {
     pub(crate) fn step_12_werewolves(&mut self, night: &mut Night) {
         let Some(pack) = night.pack.as_ref().filter(|p| !p.void && !night.cancelled) else { return };
         if self.day.event == Some(Event::LunarEclipse) {
-            self.log(12, || "Лунное затмение: у оборотней праздник, они никого не едят".into());
+            self.log(Step::Werewolves, || "Лунное затмение: у оборотней праздник, они никого не едят".into());
             return;
         }
         let targets = pack.targets;
         for t in targets.iter() {
             let tn = self.name(t);
-            self.say(12, || say::pack_attack(tn.who()));
+            self.say(Step::Werewolves, || say::pack_attack(tn.who()));
             night.attacks.push(t);
         }
     }
@@ -276,7 +277,7 @@ impl Resolution<'_> {
         for t in night.attacks.clone() {
             if self.st.player(t).role == Role::Untouchable {
                 let tn = self.name(t);
-                self.say(13, || say::untouchable(tn.who()));
+                self.say(Step::Untouchable, || say::untouchable(tn.who()));
                 night.attacks.retain(|a| *a != t);
             }
         }
@@ -287,9 +288,9 @@ impl Resolution<'_> {
         for k in 0..night.attacks.len() {
             let t = night.attacks[k];
             if self.day.items_work() && self.st.holds_charged(t, Item::MoonFern) {
-                self.trigger(t, Item::MoonFern, 14);
+                self.trigger(t, Item::MoonFern, Step::MoonFern);
                 let tn = self.name(t);
-                self.tell(14, || say::moon_fern(tn.who()));
+                self.tell(Step::MoonFern, || say::moon_fern(tn.who()));
             } else {
                 night.deaths.push((t, Cause::Wolves));
             }
@@ -322,10 +323,10 @@ impl Resolution<'_> {
                 CheckResult::NotWerewolf
             };
             let (sn, tn) = (self.name(seer), self.name(t));
-            self.say(16, || say::check(sn.who(), tn.who(), result));
+            self.say(Step::BlackGlasses, || say::check(sn.who(), tn.who(), result));
             if result != CheckResult::Failed && is_hamster {
                 night.deaths.push((t, Cause::Check));
-                self.say(16, || say::hamster_checked(tn.who()));
+                self.say(Step::BlackGlasses, || say::hamster_checked(tn.who()));
             }
             self.st.notify(seer, NoticeKind::Check { target: t, result });
             self.day.record.checks.push(Check { seer, target: t, result });
@@ -349,12 +350,12 @@ impl Resolution<'_> {
             let t = night.assaults[k];
             let tn = self.name(t);
             if self.day.items_work() && self.st.holds_charged(t, Item::CamoRobe) {
-                self.trigger(t, Item::CamoRobe, 18);
-                self.tell(18, || say::camouflage(tn.who()));
+                self.trigger(t, Item::CamoRobe, Step::CamoRobe);
+                self.tell(Step::CamoRobe, || say::camouflage(tn.who()));
             } else if !self.day.record.assaulted.contains(&t) {
                 // The victim is a secret (O-PAPER-2): the host's log and the victim's
                 // notice say it, the newspaper does not.
-                self.say(17, || say::assault(tn.who()));
+                self.say(Step::Maniac, || say::assault(tn.who()));
                 self.day.record.assaulted.push(t);
                 self.st.notify(t, NoticeKind::Assaulted);
             }
@@ -368,7 +369,7 @@ impl Resolution<'_> {
             let Some(a) = night.live(k, Role::Hamster, self.st) else { continue };
             if let NightOrder::Kill(t) = a.order {
                 let (hn, tn) = (self.name(a.actor), self.name(t.first));
-                self.say(19, || say::hamster_kill(hn.who(), tn.who()));
+                self.say(Step::Hamster, || say::hamster_kill(hn.who(), tn.who()));
                 night.deaths.push((t.first, Cause::Hamster));
             }
         }
@@ -386,7 +387,7 @@ impl Resolution<'_> {
                 let saved = night.deaths.iter().any(|(v, _)| *v == t);
                 night.deaths.retain(|(v, _)| *v != t);
                 let (nn, tn) = (self.name(a.actor), self.name(t));
-                self.say(20, || say::nurse(nn.who(), tn.who(), saved));
+                self.say(Step::Nurse, || say::nurse(nn.who(), tn.who(), saved));
             }
         }
     }
@@ -400,10 +401,10 @@ impl Resolution<'_> {
         for &p in dead.iter() {
             self.st.kill(p, Death::Night);
             let (pn, role) = (self.name(p), self.st.player(p).role);
-            self.say(20, || say::died(pn.who(), Some(role)));
+            self.say(Step::Nurse, || say::died(pn.who(), Some(role)));
         }
         if dead.is_empty() {
-            self.say(20, say::nobody_died);
+            self.say(Step::Nurse, say::nobody_died);
         }
         // Last night's marks are cleared in place (the same as a fresh `vec![false; n]`).
         let n = self.st.players.len();
@@ -415,6 +416,6 @@ impl Resolution<'_> {
         self.st.sort_by_list(&mut self.day.record.assaulted);
         self.day.record.night_deaths.clear();
         self.day.record.night_deaths.extend_from_slice(dead);
-        self.st.turn_halfbloods(&mut self.day.log, 20);
+        self.st.turn_halfbloods(&mut self.day.log, Step::Nurse);
     }
 }

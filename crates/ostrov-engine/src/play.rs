@@ -11,6 +11,7 @@ use crate::event::Event;
 use crate::gamefile::{DayPlan, Game, Setup};
 use crate::item::{Held, Item};
 use crate::log::Log;
+use crate::name::SeatName;
 use crate::night::Night;
 use crate::notice::{ItemSource, NoticeKind};
 use crate::order::{Actor, Clock, Command, Order};
@@ -19,6 +20,7 @@ use crate::record::{DayRecord, Snapshot};
 use crate::refusal::Refusal;
 use crate::side::Side;
 use crate::state::State;
+use crate::step::Step;
 use crate::win::Winner;
 
 /// A game in play. Pure: no IO, no clock; every random draw comes from one seeded
@@ -231,14 +233,15 @@ impl Match {
                 st.notify(p, NoticeKind::Pack(pack.clone()));
             }
         }
-        st.turn_halfbloods(&mut Log::new(false), 0);
+        st.turn_halfbloods(&mut Log::new(false), Step::Opening);
         self.title = setup.title.clone();
     }
 
-    /// Finds a player by name (case-insensitive, `ё` = `е`).
+    /// Finds a player by name: a look-alike of a player's name is that player
+    /// ([`SeatName`]: case, `ё` = `е`, Latin look-alikes, invisible characters, spaces).
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        let f = crate::skeleton::skeleton(name);
-        self.state.players.iter().position(|p| crate::skeleton::skeleton(&p.name) == f).map(|i| PlayerId(i as u16))
+        let key = SeatName::key_of(name);
+        self.state.players.iter().position(|p| SeatName::key_of(&p.name) == key).map(|i| PlayerId(i as u16))
     }
 
     pub fn winner(&self) -> Option<Winner> {
@@ -293,7 +296,7 @@ impl Match {
             None => Box::new(Today::new(st.players.len(), day, event, self.detail)),
         };
         today.tie_breaks.extend(plan.tie_breaks.iter().copied());
-        today.log.add(0, || match event {
+        today.log.add(Step::Opening, || match event {
             Some(e) => format!("День {day}. Событие: {} — {}", e.ru(), e.meaning_ru()),
             None => format!("День {day}. Без события."),
         });
@@ -392,7 +395,7 @@ impl Match {
         let mut places = r.step_5_trap_fang_sheep_skin(&votes)?;
         r.step_6_bomb(&votes, &mut places)?;
         r.step_7_rage_and_lynch(votes, places)?;
-        let mut over = r.check_win(7);
+        let mut over = r.check_win(Step::RageAndLynch);
 
         // Steps 8–20: the night, unless the lynch ended the game.
         if !over {
@@ -413,7 +416,7 @@ impl Match {
             r.step_20_nurse(&mut night);
             r.apply_night_deaths(&night, &mut self.reveal_pending);
             self.night_buf = Some(night);
-            over = r.check_win(20) || r.check_max_days();
+            over = r.check_win(Step::Nurse) || r.check_max_days();
             // Step 21: the next day's event.
             if !over {
                 r.step_21_next_event();
@@ -516,7 +519,7 @@ impl Match {
             st.notify(*p, NoticeKind::Item { item: h, source: ItemSource::Tsunami });
         }
         today.record.tsunami = true;
-        today.log.add(0, || "Цунами: вещи живых игроков собраны и розданы заново".to_string());
+        today.log.add(Step::Opening, || "Цунами: вещи живых игроков собраны и розданы заново".to_string());
         Ok(())
     }
 
@@ -538,7 +541,7 @@ impl Match {
         today.chosen = Some(chosen);
         today.sent[chosen.index()].immune = true;
         today.record.chosen = Some(chosen);
-        today.log.add(0, || crate::ru::say::chosen(st.who(chosen)).to_string());
+        today.log.add(Step::Opening, || crate::ru::say::chosen(st.who(chosen)).to_string());
         Ok(())
     }
 }

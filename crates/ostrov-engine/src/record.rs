@@ -152,7 +152,7 @@ pub struct DayRecord {
     pub log: Vec<LogEntry>,
     /// What the newspaper explains publicly (ties, a bomb, a sheep skin, a moon fern, the
     /// maniac's visit …), with its step, in the order of the steps.
-    pub public: Vec<(u8, crate::ru::Phrase)>,
+    pub public: Vec<(crate::step::Step, crate::ru::Phrase)>,
     /// Whether a night followed the lynch.
     pub night: bool,
     /// The event drawn for the next day (step 21).

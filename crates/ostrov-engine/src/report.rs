@@ -324,7 +324,7 @@ impl Report {
                         at: r.at.to_string(),
                     })
                     .collect(),
-                log: d.log.iter().map(|e| LogReport { step: e.step, text: e.text.clone() }).collect(),
+                log: d.log.iter().map(|e| LogReport { step: e.step.number(), text: e.text.clone() }).collect(),
                 ballots: d
                     .ballots
                     .iter()

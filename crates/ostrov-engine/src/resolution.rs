@@ -10,6 +10,7 @@ use crate::item::Item;
 use crate::player::PlayerId;
 use crate::ru::{NameBuf, Phrase};
 use crate::state::State;
+use crate::step::Step;
 use crate::win::{self, Winner};
 
 pub(crate) struct Resolution<'a> {
@@ -40,13 +41,14 @@ impl Resolution<'_> {
 
     /// Logs a sentence.
     #[inline]
-    pub(crate) fn say(&mut self, step: u8, text: impl FnOnce() -> Phrase) {
+    pub(crate) fn say(&mut self, step: Step, text: impl FnOnce() -> Phrase) {
         self.day.log.add(step, || text().to_string());
     }
 
     /// Logs a sentence that the newspaper also prints, to explain the day (a tie, a bomb,
     /// a sheep skin …): public knowledge only.
-    pub(crate) fn tell(&mut self, step: u8, text: impl FnOnce() -> Phrase) {
+    pub(crate) fn tell(&mut self, step: Step, text: impl FnOnce() -> Phrase) {
+        debug_assert!(step.is_day_vote() || step.is_night(), "the newspaper explains the lynch and the night");
         if self.day.log.on {
             // A tie settled again (Rage fills two places) is told once.
             let ph = text();
@@ -58,7 +60,7 @@ impl Resolution<'_> {
     }
 
     #[inline]
-    pub(crate) fn log(&mut self, step: u8, text: impl FnOnce() -> String) {
+    pub(crate) fn log(&mut self, step: Step, text: impl FnOnce() -> String) {
         self.day.log.add(step, text);
     }
 
@@ -70,7 +72,7 @@ impl Resolution<'_> {
     }
 
     /// R-WIN-1/2 after a lynch (step 7) or a night (step 20).
-    pub(crate) fn check_win(&mut self, step: u8) -> bool {
+    pub(crate) fn check_win(&mut self, step: Step) -> bool {
         if self.st.winner.is_some() {
             return true;
         }
@@ -95,7 +97,7 @@ impl Resolution<'_> {
         self.st.winner = Some(Winner::Draw);
         self.st.ended_on = Some(self.st.day);
         let d = self.st.day;
-        self.log(20, || format!("Прошло {d} игровых дней — предел игры: ничья"));
+        self.log(Step::Nurse, || format!("Прошло {d} игровых дней — предел игры: ничья"));
         true
     }
 
@@ -103,7 +105,7 @@ impl Resolution<'_> {
     pub(crate) fn step_21_next_event(&mut self) {
         let next = draw::draw_event(self.rng, &self.st.rules, self.day.event);
         self.st.next_event = next;
-        self.log(21, || match next {
+        self.log(Step::NextEvent, || match next {
             Some(e) => format!("Событие следующего дня: {}", e.ru()),
             None => "Следующий день без события".into(),
         });

@@ -5,8 +5,9 @@
 //! accent or a full-width letter must not pass for a second person, and a question to the
 //! Spirit must not carry a newline, a bidi override or a control character into a
 //! newspaper. Every place that compares names (seats, accounts, the players of a game
-//! file, reserved names) compares skeletons; every place that stores free text stores it
-//! cleaned.
+//! file, reserved names) compares skeletons — in the engine through [`crate::SeatName`],
+//! a seat's name with its skeleton as its key; every place that stores free text stores
+//! it cleaned.
 
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;

@@ -154,7 +154,7 @@ impl State {
     }
 
     /// R-HALF-1: when no werewolf is alive, every living halfblood becomes one.
-    pub(crate) fn turn_halfbloods(&mut self, log: &mut Log, step: u8) {
+    pub(crate) fn turn_halfbloods(&mut self, log: &mut Log, step: crate::step::Step) {
         debug_assert_eq!(self.living_wolves, self.living_pack());
         if self.living_wolves > 0 {
             return;

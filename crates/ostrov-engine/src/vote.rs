@@ -4,9 +4,11 @@
 use crate::event::Event;
 use crate::item::Item;
 use crate::player::PlayerId;
+use crate::reason::{Blocked, Void};
 use crate::record::{Ballot, BallotKind};
 use crate::resolution::Resolution;
 use crate::ru::say;
+use crate::step::Step;
 
 /// What the day's shocker and love-note uses decide (step 1).
 pub(crate) struct DayItems {
@@ -45,7 +47,7 @@ impl Resolution<'_> {
             if !self.st.alive(u.by) || !self.st.alive(u.target) {
                 if u.item != Item::Voodoo {
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(1, || say::item_void(u.item, b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, || say::item_void(u.item, b.who(), t.who()));
                     self.mark_ineffective(u.by, u.item);
                 }
                 continue;
@@ -54,22 +56,22 @@ impl Resolution<'_> {
                 // R-FEAR-1: on Fear no item changes the vote; the shocked player is only silenced.
                 Item::Shocker if fear => {
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(1, || say::shocker_fear(b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, || say::shocker_fear(b.who(), t.who()));
                 }
                 Item::LoveNote if fear => {
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(1, || say::love_note_fear(b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, || say::love_note_fear(b.who(), t.who()));
                 }
                 Item::Shocker => {
                     shocked.resize(n, false);
                     shocked[u.target.index()] = true;
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(1, || say::shocker(b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, || say::shocker(b.who(), t.who()));
                 }
                 Item::LoveNote => {
                     love.push((u.by, u.target));
                     let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(1, || say::love_note(b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, || say::love_note(b.who(), t.who()));
                 }
                 _ => {}
             }
@@ -80,12 +82,12 @@ impl Resolution<'_> {
     /// Step 2: corrections for events — Magnetic storm, Fear, Palms bloom.
     pub(crate) fn step_2_event_corrections(&mut self) {
         match self.day.event {
-            Some(Event::MagneticStorm) => self.say(2, say::storm_votes),
-            Some(Event::Fear) => self.say(2, say::fear_votes),
+            Some(Event::MagneticStorm) => self.say(Step::EventCorrections, say::storm_votes),
+            Some(Event::Fear) => self.say(Step::EventCorrections, say::fear_votes),
             Some(Event::PalmsBloom) => {
                 for (p, _) in self.day.record.penalties.clone() {
                     let name = self.name(p);
-                    self.tell(2, || say::palms(name.who()));
+                    self.tell(Step::EventCorrections, || say::palms(name.who()));
                 }
             }
             _ => {}
@@ -150,7 +152,7 @@ impl Resolution<'_> {
             let sent_i = self.sent(v);
             if sent.vote.is_some() && sent_i.is_none() {
                 let name = self.name(v);
-                self.say(3, || say::vote_target_gone(name.who()));
+                self.say(Step::ItemCorrections, || say::vote_target_gone(name.who()));
             }
             let may_void = by_items && (loved || matches!(held, Some(Item::Totem | Item::Handcuffs)));
             let assaulted = self.st.assaulted[i];
@@ -160,13 +162,13 @@ impl Resolution<'_> {
             if blocked {
                 let name = self.name(v);
                 let why = if assaulted {
-                    "после ночи с Сексманьяком"
+                    Blocked::Assaulted
                 } else if penalised {
-                    "штраф ведущего"
+                    Blocked::Penalty
                 } else {
-                    "Шокер"
+                    Blocked::Shocked
                 };
-                self.say(3, || say::vote_blocked(name.who(), why, fear));
+                self.say(Step::ItemCorrections, || say::vote_blocked(name.who(), why, fear));
             }
             let targets: [Option<PlayerId>; 2] = match sent_i {
                 Some(t) => [Some(t.first), t.second],
@@ -186,7 +188,7 @@ impl Resolution<'_> {
                     (false, Some(t)) => match may_void.then(|| self.void_reason(v, *t, items)).flatten() {
                         Some(why) => {
                             let (vn, tn) = (self.name(v), self.name(*t));
-                            self.say(3, || say::vote_void(vn.who(), tn.who(), why));
+                            self.say(Step::ItemCorrections, || say::vote_void(vn.who(), tn.who(), why));
                             Ballot { voter: v, target: v, kind: BallotKind::Void }
                         }
                         None => Ballot { voter: v, target: *t, kind: BallotKind::Cast },
@@ -199,12 +201,12 @@ impl Resolution<'_> {
                 if let Some(t) = sent.megaphone.filter(|t| self.st.alive(*t)) {
                     ballots.push(Ballot { voter: v, target: t, kind: BallotKind::Megaphone });
                     let (vn, tn) = (self.name(v), self.name(t));
-                    self.say(3, || say::megaphone(vn.who(), tn.who()));
+                    self.say(Step::ItemCorrections, || say::megaphone(vn.who(), tn.who()));
                 }
             } else if !by_items && sent.megaphone.is_some() && held == Some(Item::Megaphone) {
                 // The order was taken (R-ITEM-7 refuses only uses), but no item changes the vote today.
                 let vn = self.name(v);
-                self.say(3, || say::megaphone_silent(vn.who(), fear));
+                self.say(Step::ItemCorrections, || say::megaphone_silent(vn.who(), fear));
             }
         }
         // The counts are made by `count`, after step 4.
@@ -217,9 +219,9 @@ impl Resolution<'_> {
     }
 
     /// Why a vote from `v` for `t` is void (love note, totem, handcuffs), if it is.
-    fn void_reason(&self, v: PlayerId, t: PlayerId, items: &DayItems) -> Option<&'static str> {
+    fn void_reason(&self, v: PlayerId, t: PlayerId, items: &DayItems) -> Option<Void> {
         if items.love.iter().any(|&(a, b)| (a == v && b == t) || (a == t && b == v)) {
-            return Some("Любовная записка");
+            return Some(Void::LoveNote);
         }
         let held = self.st.held(v).map(|h| h.item);
         if held == Some(Item::Totem) {
@@ -232,13 +234,13 @@ impl Resolution<'_> {
                 Some(s) => s.contains(t) || (per == 2 && s.second.is_none() && t == nb),
             };
             if !matches(a) && !matches(b) {
-                return Some("Тотем безволия");
+                return Some(Void::Totem);
             }
         }
         if held == Some(Item::Handcuffs) {
             let (a, b) = self.st.neighbours(v)?;
             if t == a || t == b {
-                return Some("Наручники");
+                return Some(Void::Handcuffs);
             }
         }
         None
@@ -260,12 +262,12 @@ impl Resolution<'_> {
             }
             if !self.st.alive(from) || !self.st.alive(target) {
                 let name = self.name(a);
-                self.say(4, || say::authority_gone(name.who()));
+                self.say(Step::Authority, || say::authority_gone(name.who()));
                 continue;
             }
             let Some(b) = votes.ballots.iter_mut().find(|b| b.voter == from && b.kind != BallotKind::Megaphone) else {
                 let (an, fname) = (self.name(a), self.name(from));
-                self.say(4, || say::authority_no_vote(an.who(), fname.who()));
+                self.say(Step::Authority, || say::authority_no_vote(an.who(), fname.who()));
                 continue;
             };
             b.target = target;
@@ -275,7 +277,7 @@ impl Resolution<'_> {
             p.role_public = true;
             self.day.record.authority = Some((a, from, target));
             let (an, fname, tn) = (self.name(a), self.name(from), self.name(target));
-            self.tell(4, || say::authority(an.who(), fname.who(), tn.who()));
+            self.tell(Step::Authority, || say::authority(an.who(), fname.who(), tn.who()));
         }
     }
 
@@ -296,7 +298,9 @@ impl Resolution<'_> {
                 .map(|(p, c)| say::tally_item(self.name(*p).who(), *c).to_string())
                 .collect::<Vec<_>>()
                 .join(", ");
-            self.log(4, || format!("Итог голосования: {}", if text.is_empty() { "голосов нет".into() } else { text }));
+            self.log(Step::Authority, || {
+                format!("Итог голосования: {}", if text.is_empty() { "голосов нет".into() } else { text })
+            });
         }
         // Steps 5–7 need only the counts: the ballots go to the record.
         self.day.record.ballots = std::mem::take(&mut votes.ballots);

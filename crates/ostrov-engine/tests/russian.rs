@@ -4,7 +4,7 @@
 //! reads it), and the sentences the issue quoted as wrong, now right.
 
 use ostrov_engine::ru::{say, Speech, Who};
-use ostrov_engine::{CheckResult, Item, Role};
+use ostrov_engine::{Blocked, CheckResult, Item, Role, Void};
 
 fn cast() -> Vec<(String, Speech)> {
     let mut v: Vec<(String, Speech)> =
@@ -59,10 +59,10 @@ fn sentences(x: Who, y: Who) -> Vec<String> {
         say::love_note_fear(x, y),
         say::palms(x),
         say::vote_target_gone(x),
-        say::vote_blocked(x, "Шокер", false),
-        say::vote_blocked(x, "Шокер", true),
-        say::vote_void(x, y, "Наручники"),
-        say::vote_void(y, x, "Любовная записка"),
+        say::vote_blocked(x, Blocked::Shocked, false),
+        say::vote_blocked(x, Blocked::Shocked, true),
+        say::vote_void(x, y, Void::Handcuffs),
+        say::vote_void(y, x, Void::LoveNote),
         say::megaphone(x, y),
         say::megaphone(y, x),
         say::megaphone_silent(x, true),
@@ -156,9 +156,19 @@ fn the_sentences_the_issue_quoted_are_right() {
         (say::nurse(nikita, anya, false), "Медсестра Никита лечит Аню"),
         (say::midday_use(masha, Item::Shocker, igor), "13:00. Маша применяет Шокер к Игорю"),
         (
-            say::vote_void(kot, lev, "Наручники"),
+            say::vote_void(kot, lev, Void::Handcuffs),
             "Голос игрока Кот_Бегемот против Льва недействителен (Наручники) и остаётся на владельце",
         ),
+        (
+            say::vote_void(igor, lev, Void::Totem),
+            "Голос Игоря против Льва недействителен (Тотем безволия) и остаётся на владельце",
+        ),
+        (
+            say::vote_blocked(masha, Blocked::Assaulted, false),
+            "Голос Маши заблокирован (после ночи с Сексманьяком) и остаётся на владельце",
+        ),
+        (say::vote_blocked(igor, Blocked::Penalty, true), "Игорь не голосует (штраф ведущего)"),
+        (say::vote_blocked(lev, Blocked::Shocked, true), "Лев не голосует (Шокер)"),
         (say::tie_lot(&[kot, lev], lev), "Ничья (Кот_Бегемот и Лев): жребий выбирает Льва"),
         (
             say::authority(masha, borya, masha),

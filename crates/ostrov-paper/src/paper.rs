@@ -230,7 +230,7 @@ pub fn evening(m: &Match, day: u32) -> Doc {
     d.list(tally.iter().map(|(p, v)| line(say::tally_item(m.state.who(*p), *v))).collect());
     d.text(format!("Всего {} {}.", total, form(total as u64, "голос", "голоса", "голосов")));
     // Why the lynch went as it did: the tie, a bomb, a sheep skin, the authority … (steps 1–7).
-    d.list(r.public.iter().filter(|(s, _)| *s <= 7).map(|(_, ph)| sentence(ph.clone())).collect());
+    d.list(r.public.iter().filter(|(s, _)| s.is_day_vote()).map(|(_, ph)| sentence(ph.clone())).collect());
 
     if fear {
         match (r.leader, r.sentence) {
@@ -251,7 +251,7 @@ pub fn evening(m: &Match, day: u32) -> Doc {
     if r.night {
         d.h(2, "Ночь");
         // Public explanations of the night (a moon fern, the maniac's visit …), steps 8–20.
-        d.list(r.public.iter().filter(|(s, _)| *s > 7).map(|(_, ph)| sentence(ph.clone())).collect());
+        d.list(r.public.iter().filter(|(s, _)| s.is_night()).map(|(_, ph)| sentence(ph.clone())).collect());
         if r.night_deaths.is_empty() {
             d.text("Ночь прошла спокойно: никто не погиб.");
         } else {

@@ -138,7 +138,7 @@ fn check_forms(name: &str, list: &[String]) -> Result<[String; 6], SpeechProblem
         }
         out[k] = clean;
     }
-    if crate::skeleton(&out[0]) != crate::skeleton(name) {
+    if crate::name::SeatName::key_of(&out[0]) != crate::name::SeatName::key_of(name) {
         return Err(SpeechProblem(format!(
             "`forms`: первая форма (именительный падеж) \"{}\" должна совпадать с именем \"{name}\"",
             out[0]

@@ -6,6 +6,7 @@
 
 use super::{role, role_lower, Case, Phrase, Who};
 use crate::item::Item;
+use crate::reason::{Blocked, Void};
 use crate::role::{CheckResult, Role};
 
 use Case::*;
@@ -209,8 +210,18 @@ pub fn vote_target_gone(v: Who) -> Phrase {
     p().t("Голос ").c(v, Gen).t(" не учитывается: выбранный игрок выбыл")
 }
 
-/// Why a vote is blocked: `why` is «после ночи со Сексманьяком», «штраф ведущего», «Шокер».
-pub fn vote_blocked(v: Who, why: &str, fear: bool) -> Phrase {
+/// Why a vote is blocked, in the parentheses of [`vote_blocked`].
+fn blocked(why: Blocked) -> &'static str {
+    match why {
+        Blocked::Assaulted => "после ночи с Сексманьяком",
+        Blocked::Penalty => "штраф ведущего",
+        Blocked::Shocked => Item::Shocker.ru(),
+    }
+}
+
+/// A blocked vote (R-VOTE-2): it stays on its owner, or on Fear does not exist.
+pub fn vote_blocked(v: Who, why: Blocked, fear: bool) -> Phrase {
+    let why = blocked(why);
     if fear {
         p().n(v).t(format!(" не голосует ({why})"))
     } else {
@@ -218,7 +229,9 @@ pub fn vote_blocked(v: Who, why: &str, fear: bool) -> Phrase {
     }
 }
 
-pub fn vote_void(v: Who, t: Who, why: &str) -> Phrase {
+/// A void vote (R-VOTE-2): the item whose rule it breaks is named.
+pub fn vote_void(v: Who, t: Who, why: Void) -> Phrase {
+    let why = why.item().ru();
     p().t("Голос ").c(v, Gen).t(" против ").c(t, Gen).t(format!(" недействителен ({why}) и остаётся на владельце"))
 }
 

@@ -332,7 +332,9 @@ fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
     let logs = match (m, last) {
         (Some(m), Some(last)) => (1..=last)
             .rev()
-            .filter_map(|d| m.record(d).map(|r| (d, r.log.iter().map(|e| format!("{}. {}", e.step, e.text)).collect())))
+            .filter_map(|d| {
+                m.record(d).map(|r| (d, r.log.iter().map(|e| format!("{}. {}", e.step.number(), e.text)).collect()))
+            })
             .collect(),
         _ => Vec::new(),
     };
