@@ -113,7 +113,7 @@ fn speaker_mark(s: &str) -> String {
 /// How a post's author spoke, as `viewer` (the account `user`) may know it. The maniac's
 /// victim is a secret (O-PAPER-2): only the host and the victim see that mark; to anyone
 /// else the post looks like any free post.
-fn speaker_seen<'a>(p: &'a Post, viewer: Viewer, user: i64) -> &'a str {
+fn speaker_seen(p: &Post, viewer: Viewer, user: i64) -> &str {
     let secret = p.speaker == ostrov_engine::Speech::LikeDead(ostrov_engine::Silence::Assaulted).id();
     if secret && viewer != Viewer::Host && p.user != user {
         ostrov_engine::Speech::Free.id()
