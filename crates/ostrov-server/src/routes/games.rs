@@ -15,7 +15,7 @@ use crate::game::{Config, GameEvent, GameState, SeatSpeech};
 use crate::view::{self, Viewer};
 use std::sync::Arc;
 
-use crate::{commit, commit_request, ApiError, AppState, Slot};
+use crate::{commit, commit_request, ApiError, AppState, LoadedGame};
 
 /// `POST /api/games`: the host creates a game; the response has its id and invite code.
 pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>) -> Result<Response, ApiError> {
@@ -91,7 +91,7 @@ pub async fn create_game<S: Store>(
             live.seq = 1;
             let mut v = view::game(&live, Viewer::Host, now);
             v["invite"] = json!(invite);
-            st.games.insert(id, user, Slot::new(live, Default::default()));
+            st.games.insert(id, user, LoadedGame::new(live, Default::default()));
             let _ = st.changes.send(id);
             Ok::<_, ApiError>((id, v))
         })
@@ -201,7 +201,7 @@ pub async fn join<S: Store>(
     };
     let (mut slot, now) = locked(&st, id).await?;
     // A resend is answered as the first time; a new seat's name is checked first.
-    let resent = rid.as_ref().map(|r| crate::seen(&slot, r)).transpose()?.flatten().is_some();
+    let resent = rid.as_ref().map(|r| crate::already_stored(&slot, r)).transpose()?.flatten().is_some();
     let name = if resent { name } else { slot.live.seat_name(&name)? };
     let staged = commit_request(&st, &mut slot, GameEvent::Joined { user, name }, Some(user), rid, now).await?;
     let v = view::game(&slot.live, Viewer::of(&slot.live, user), now);
@@ -225,7 +225,7 @@ pub async fn start<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<R
 /// The host `user` starts the game: the roles dealt by the seed, day 1 open (staged).
 pub async fn start_game<S: Store>(
     st: &Arc<AppState<S>>,
-    slot: &mut Slot,
+    slot: &mut LoadedGame,
     user: i64,
     now: i64,
 ) -> Result<crate::Staged, ApiError> {

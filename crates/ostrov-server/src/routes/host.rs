@@ -151,7 +151,7 @@ pub async fn host_action<S: Store>(
     let raw: serde_json::Value = serde_json::from_slice(body).unwrap_or(serde_json::Value::Null);
     let rid = raw.get("request_id").and_then(serde_json::Value::as_str).map(str::to_string);
     let rid = client_request(user, rid, &format!("host/{action}"), &raw)?;
-    if let Some((r, seq)) = rid.as_ref().and_then(|r| crate::seen(&slot, r).transpose().map(|s| (r, s))) {
+    if let Some((r, seq)) = rid.as_ref().and_then(|r| crate::already_stored(&slot, r).transpose().map(|s| (r, s))) {
         // The same request again: the same answer, once the first is durable.
         let seq = seq?;
         let first = crate::durable_request(st, &slot, r.id.clone(), seq);

@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::OwnedMutexGuard;
 
 use crate::auth::{require_csrf, user_of};
-use crate::{run_due, ApiError, AppState, ClientRequest, Slot};
+use crate::{run_due, ApiError, AppState, LoadedGame, RequestId};
 
 pub(crate) type St<S> = State<Arc<AppState<S>>>;
 type Body<T> = Result<Object<T>, ApiError>;
@@ -78,7 +78,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
 /// query): a request answered here sees every entry another node had accepted before it
 /// came, without waiting for the announcement to arrive (a player who joined on one node
 /// may vote on another at once).
-pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<Slot>, i64), ApiError> {
+pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<LoadedGame>, i64), ApiError> {
     let game = st.game(id).await?;
     let mut slot = game.lock_owned().await;
     if st.store.shared() {
@@ -118,7 +118,7 @@ pub fn client_request(
     r: Option<String>,
     route: &str,
     what: &serde_json::Value,
-) -> Result<Option<ClientRequest>, ApiError> {
+) -> Result<Option<RequestId>, ApiError> {
     let Some(id) = request_id(user, r)? else { return Ok(None) };
     // What is digested is the JSON of `{"body": …, "route": …}` (its keys in order), written
     // straight out rather than built as a value: no copy of the body unless it has an id.
@@ -138,7 +138,7 @@ pub fn client_request(
     asked.extend_from_slice(b",\"route\":");
     serde_json::to_writer(&mut asked, route).map_err(failed)?;
     asked.push(b'}');
-    Ok(Some(ClientRequest::of_bytes(id, &asked)))
+    Ok(Some(RequestId::of_bytes(id, &asked)))
 }
 
 #[cfg(test)]
