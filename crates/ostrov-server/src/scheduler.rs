@@ -87,10 +87,10 @@ pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut LoadedGame, now
     Ok(())
 }
 
-/// Runs the game's due steps and keeps the outcome in [`GameState::broken`]: a step that fails
-/// leaves the game readable (and open to the host's fixes), marked broken with the reason
-/// until the step runs. Returns the failure when it is new (to be logged once, not on
-/// every tick).
+/// Runs the game's due steps and keeps the outcome in
+/// [`GameState::broken`](crate::GameState::broken): a step that fails leaves the game
+/// readable (and open to the host's fixes), marked broken with the reason until the step
+/// runs. Returns the failure when it is new (to be logged once, not on every tick).
 pub async fn run_due<S: Store>(st: &Arc<AppState<S>>, slot: &mut LoadedGame, now: i64) -> Option<StepFailed> {
     match advance(st, slot, now).await {
         Ok(()) => {
