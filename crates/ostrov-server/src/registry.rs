@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, OnceCell};
 
 use crate::game::GameState;
-use crate::Slot;
+use crate::LoadedGame;
 
 /// A finished game not used for this long is dropped from memory (it is folded again
 /// from its log if someone opens it).
@@ -59,7 +59,7 @@ pub struct Listing {
 /// A game in memory, folded on first use.
 #[derive(Default)]
 pub struct Loaded {
-    pub slot: OnceCell<Arc<Mutex<Slot>>>,
+    pub slot: OnceCell<Arc<Mutex<LoadedGame>>>,
     /// Milliseconds since the registry started, at the last use.
     used: AtomicU64,
 }
@@ -108,7 +108,7 @@ impl Registry {
     /// A game the server just created. If the game is in memory already (on a shared
     /// store the watcher may have heard of its `created` entry and folded it first), that
     /// fold stays: both are folds of the same log.
-    pub fn insert(&self, id: i64, host: i64, slot: Slot) {
+    pub fn insert(&self, id: i64, host: i64, slot: LoadedGame) {
         self.note(&slot.live);
         if let Ok(mut l) = self.listing.write() {
             l.insert(id, Listing { host, finished: None });

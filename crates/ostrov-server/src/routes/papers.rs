@@ -118,7 +118,7 @@ async fn full_view<S: Store>(
     st: &std::sync::Arc<crate::AppState<S>>,
     h: &HeaderMap,
     id: i64,
-) -> Result<(tokio::sync::OwnedMutexGuard<crate::Slot>, i64), ApiError> {
+) -> Result<(tokio::sync::OwnedMutexGuard<crate::LoadedGame>, i64), ApiError> {
     let user = who(st, h, false).await?;
     let (slot, now) = locked(st, id).await?;
     if !Viewer::of(&slot.live, user).sees_all(&slot.live) {

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::locked;
 use crate::game::{Fix, GameEvent, GameState, Status};
-use crate::{ApiError, AppState, ClientRequest};
+use crate::{ApiError, AppState, RequestId};
 
 /// The longest reason a host may give for a penalty or a removal, in characters.
 pub const MAX_REASON: usize = 500;
@@ -115,13 +115,13 @@ pub async fn host_action<S: Store, T>(
     id: i64,
     user: i64,
     action: HostAction,
-    request: Option<ClientRequest>,
+    request: Option<RequestId>,
     show: impl FnOnce(&GameState, i64) -> T,
 ) -> Result<(HostDone, T), ApiError> {
     let (mut slot, now) = locked(st, id).await?;
     host_of(&slot.live, user)?;
     let live = &slot.live;
-    if let Some((r, seq)) = request.as_ref().and_then(|r| crate::seen(&slot, r).transpose().map(|s| (r, s))) {
+    if let Some((r, seq)) = request.as_ref().and_then(|r| crate::already_stored(&slot, r).transpose().map(|s| (r, s))) {
         // The same request again: the same answer, once the first is durable.
         let seq = seq?;
         let first = crate::durable_request(st, &slot, r.id.clone(), seq);

@@ -8,7 +8,7 @@ use ostrov_store::Store;
 
 use super::locked;
 use crate::game::{Config, GameEvent, GameState, SeatSpeech};
-use crate::{commit, commit_request, ApiError, AppState, ClientRequest, Slot};
+use crate::{commit, commit_request, ApiError, AppState, RequestId, LoadedGame};
 
 /// A game just created.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,7 +93,7 @@ pub async fn create_game<S: Store, T: Send + 'static>(
             let mut live = GameState::new(id, user, config).map_err(ApiError::BadRequest)?;
             live.seq = 1;
             let shown = show(&live, now);
-            st.games.insert(id, user, Slot::new(live, Default::default()));
+            st.games.insert(id, user, LoadedGame::new(live, Default::default()));
             let _ = st.changes.send(id);
             Ok::<_, ApiError>((Created { id, invite }, shown))
         })
@@ -109,7 +109,7 @@ pub async fn join<S: Store, T>(
     user: i64,
     invite: &str,
     name: Option<String>,
-    request: Option<ClientRequest>,
+    request: Option<RequestId>,
     show: impl FnOnce(&GameState, i64) -> T,
 ) -> Result<(i64, T), ApiError> {
     let id = by_invite(st, invite).await?;
@@ -119,7 +119,7 @@ pub async fn join<S: Store, T>(
     };
     let (mut slot, now) = locked(st, id).await?;
     // A resend is answered as the first time; a new seat's name is checked first.
-    let resent = request.as_ref().map(|r| crate::seen(&slot, r)).transpose()?.flatten().is_some();
+    let resent = request.as_ref().map(|r| crate::already_stored(&slot, r)).transpose()?.flatten().is_some();
     let name = if resent { name } else { slot.live.seat_name(&name)? };
     let staged = commit_request(st, &mut slot, GameEvent::Joined { user, name }, Some(user), request, now).await?;
     let shown = show(&slot.live, now);

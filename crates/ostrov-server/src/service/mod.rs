@@ -28,7 +28,7 @@ pub use lobby::{by_invite, create_game, join, start, Created};
 pub use orders::{send_order, OrderAccepted, OrderRequest, MAX_ORDERS_PER_DAY};
 pub use talk::{flag, post, Anchor, Flag};
 
-use crate::{run_due, ApiError, AppState, ClientRequest, Slot};
+use crate::{run_due, ApiError, AppState, RequestId, LoadedGame};
 
 /// The game `id`, locked, with its due scheduler steps run first (so a request after a
 /// deadline sees the resolved day even between two scheduler ticks). A step that fails
@@ -39,7 +39,7 @@ use crate::{run_due, ApiError, AppState, ClientRequest, Slot};
 /// query): a request answered here sees every entry another node had accepted before it
 /// came, without waiting for the announcement to arrive (a player who joined on one node
 /// may vote on another at once).
-pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<Slot>, i64), ApiError> {
+pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<LoadedGame>, i64), ApiError> {
     let game = st.game(id).await?;
     let mut slot = game.lock_owned().await;
     if st.store.shared() {
@@ -70,7 +70,7 @@ pub fn client_request(
     r: Option<String>,
     route: &str,
     what: &serde_json::Value,
-) -> Result<Option<ClientRequest>, ApiError> {
+) -> Result<Option<RequestId>, ApiError> {
     let Some(id) = request_id(user, r)? else { return Ok(None) };
     // What is digested is the JSON of `{"body": …, "route": …}` (its keys in order), written
     // straight out rather than built as a value: no copy of the body unless it has an id.
@@ -90,7 +90,7 @@ pub fn client_request(
     asked.extend_from_slice(b",\"route\":");
     serde_json::to_writer(&mut asked, route).map_err(failed)?;
     asked.push(b'}');
-    Ok(Some(ClientRequest::of_bytes(id, &asked)))
+    Ok(Some(RequestId::of_bytes(id, &asked)))
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ use crate::ApiError;
 /// What a stream knows between two events.
 struct Watch {
     rx: tokio::sync::broadcast::Receiver<i64>,
-    game: Arc<tokio::sync::Mutex<crate::Slot>>,
+    game: Arc<tokio::sync::Mutex<crate::LoadedGame>>,
     user: i64,
     /// The viewer's stamp last told.
     stamp: [u64; 3],
