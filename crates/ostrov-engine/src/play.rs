@@ -68,6 +68,9 @@ pub struct Match {
     /// The night's working buffers, kept from day to day.
     /// Boxed, so that the night moves in and out of the resolution as a pointer.
     night_buf: Option<Box<Night>>,
+    /// The next day's event as the game file fixes it, for step 21 of the open day
+    /// ([`Match::fix_next_event`]).
+    next_fixed: Option<Option<Event>>,
 }
 
 impl Match {
@@ -106,6 +109,7 @@ impl Match {
             spare: None,
             pool: Vec::new(),
             night_buf: None,
+            next_fixed: None,
         };
         m.deal(setup);
         m
@@ -126,6 +130,7 @@ impl Match {
             self.spare = Some(t);
         }
         self.reveal_pending.clear();
+        self.next_fixed = None;
         self.pool.append(&mut self.days);
         self.deal(setup);
     }
@@ -380,6 +385,7 @@ impl Match {
 
     /// The 21:00 resolution of the open day: steps 1–21 of RULES.md, in order.
     pub fn close_day(&mut self) -> Result<&DayRecord, ResolveError> {
+        let next_fixed = self.next_fixed.take();
         self.midday_stage();
         let Some(mut today) = self.today.take() else {
             return Err(ResolveError::NoDay { day: self.state.day });
@@ -419,7 +425,7 @@ impl Match {
             over = r.check_win(Step::Nurse) || r.check_max_days();
             // Step 21: the next day's event.
             if !over {
-                r.step_21_next_event();
+                r.step_21_next_event(next_fixed);
             }
         }
         // R-SPIRIT-1: the one who asked is told the answer privately too.
@@ -457,6 +463,13 @@ impl Match {
         self.days.push(record);
         self.spare = Some(today);
         Ok(self.days.last().expect("just pushed"))
+    }
+
+    /// The next day's event as the game file fixes it (`Some(None)`: no event), known
+    /// before the open day closes: step 21 then names it, in the log and the report's
+    /// `next_event`, as the next evening newspaper will (GAME_FILE.md).
+    pub fn fix_next_event(&mut self, event: Option<Option<Event>>) {
+        self.next_fixed = event;
     }
 
     /// Plays a whole day of a game file: opens it, takes its orders by time (the 13:00
@@ -549,12 +562,13 @@ impl Match {
 /// Plays a game file through, returning the match (for callers that want the records).
 pub fn play(game: &Game, detail: bool) -> Result<Match, ResolveError> {
     let mut m = Match::new(&game.setup, detail);
-    for plan in &game.days {
+    for (i, plan) in game.days.iter().enumerate() {
         // A day written after the end with no orders in it (a host writing ahead) is
         // passed over; orders after the end are an error (GAME_FILE.md).
         if m.winner().is_some() && plan.orders.is_empty() {
             continue;
         }
+        m.fix_next_event(game.days.get(i + 1).and_then(|next| next.event));
         m.play_day(plan)?;
     }
     Ok(m)

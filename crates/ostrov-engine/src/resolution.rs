@@ -6,6 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::day::Today;
 use crate::draw;
+use crate::event::Event;
 use crate::item::Item;
 use crate::player::PlayerId;
 use crate::ru::{NameBuf, Phrase};
@@ -101,13 +102,18 @@ impl Resolution<'_> {
         true
     }
 
-    /// Step 21: the next day's event is drawn.
-    pub(crate) fn step_21_next_event(&mut self) {
-        let next = draw::draw_event(self.rng, &self.st.rules, self.day.event);
+    /// Step 21: the next day's event is drawn — or, when the host fixed it in the game
+    /// file (`fixed`: `Some(None)` for a day without an event), it is the fixed one. The
+    /// draw is made either way, so a fixed event leaves every later draw as it was.
+    pub(crate) fn step_21_next_event(&mut self, fixed: Option<Option<Event>>) {
+        let drawn = draw::draw_event(self.rng, &self.st.rules, self.day.event);
+        let next = fixed.unwrap_or(drawn);
         self.st.next_event = next;
-        self.log(Step::NextEvent, || match next {
-            Some(e) => format!("Событие следующего дня: {}", e.ru()),
-            None => "Следующий день без события".into(),
+        self.log(Step::NextEvent, || match (next, fixed.is_some()) {
+            (Some(e), false) => format!("Событие следующего дня: {}", e.ru()),
+            (Some(e), true) => format!("Событие следующего дня (задано ведущим): {}", e.ru()),
+            (None, false) => "Следующий день без события".into(),
+            (None, true) => "Следующий день без события (так задал ведущий)".into(),
         });
     }
 }
