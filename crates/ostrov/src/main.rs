@@ -58,6 +58,65 @@ impl<E: std::fmt::Display> From<E> for Failure {
     }
 }
 
+/// A file the command could not read or write, said in the user's language: what went
+/// wrong with `path` and what to do, never the system's English («No such file or
+/// directory (os error 2)»). `doing` is what the command tried: read, create or write.
+pub fn io_failure(e: &std::io::Error, path: &std::path::Path, doing: Io, lang: Lang) -> Failure {
+    use std::io::ErrorKind as K;
+    let shown = path.display();
+    Failure(match (lang, e.kind()) {
+        (Lang::Ru, K::NotFound) => format!("файла {shown} нет: проверьте путь и имя файла"),
+        (Lang::Ru, K::IsADirectory) => format!("{shown} — это папка, а не файл: укажите файл"),
+        (Lang::Ru, K::PermissionDenied) => format!("нет прав {} {shown}", doing.ru()),
+        (Lang::Ru, K::AlreadyExists) => {
+            format!("файл {shown} уже есть: он не перезаписывается, укажите другое имя или удалите его")
+        }
+        (Lang::Ru, K::InvalidData) => format!("{shown}: текст не в UTF-8; сохраните файл в UTF-8"),
+        (Lang::Ru, _) => match e.raw_os_error() {
+            Some(code) => format!("не удалось {} {shown} (ошибка системы {code})", doing.ru_verb()),
+            None => format!("не удалось {} {shown}", doing.ru_verb()),
+        },
+        (Lang::English, K::NotFound) => format!("{shown} does not exist: check the path and the file name"),
+        (Lang::English, K::IsADirectory) => format!("{shown} is a folder, not a file: name a file"),
+        (Lang::English, K::AlreadyExists) => {
+            format!("{shown} already exists: it is not overwritten, name another file")
+        }
+        (Lang::English, _) => format!("cannot {} {shown}: {e}", doing.en()),
+    })
+}
+
+/// What the command did with a file that failed.
+#[derive(Clone, Copy)]
+pub enum Io {
+    Read,
+    Create,
+    Write,
+}
+
+impl Io {
+    fn ru(self) -> &'static str {
+        match self {
+            Io::Read => "на чтение",
+            Io::Create => "на создание",
+            Io::Write => "на запись в",
+        }
+    }
+    fn ru_verb(self) -> &'static str {
+        match self {
+            Io::Read => "прочитать",
+            Io::Create => "создать",
+            Io::Write => "записать",
+        }
+    }
+    fn en(self) -> &'static str {
+        match self {
+            Io::Read => "read",
+            Io::Create => "create",
+            Io::Write => "write",
+        }
+    }
+}
+
 /// Output commands stop quietly when their reader goes away (`ostrov resolve … | head`),
 /// as Unix tools do, instead of panicking on a closed pipe: the default action of SIGPIPE,
 /// which the Rust runtime turns off, is restored for them. The server keeps it off (a

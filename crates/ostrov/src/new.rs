@@ -51,12 +51,7 @@ pub struct Args {
 pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
     let names: Vec<String> = match &a.players_file {
         Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| {
-                Failure(match lang {
-                    Lang::Ru => format!("не удалось прочитать {}: {e}", path.display()),
-                    Lang::English => format!("cannot read {}: {e}", path.display()),
-                })
-            })?
+            .map_err(|e| crate::io_failure(&e, path, crate::Io::Read, lang))?
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -116,18 +111,12 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         None => print!("{text}"),
         Some(path) => {
             use std::io::Write;
-            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
-                Failure(match lang {
-                    Lang::Ru => format!("не удалось создать {}: {e}", path.display()),
-                    Lang::English => format!("cannot create {}: {e}", path.display()),
-                })
-            })?;
-            f.write_all(text.as_bytes()).map_err(|e| {
-                Failure(match lang {
-                    Lang::Ru => format!("не удалось записать {}: {e}", path.display()),
-                    Lang::English => format!("cannot write {}: {e}", path.display()),
-                })
-            })?;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| crate::io_failure(&e, path, crate::Io::Create, lang))?;
+            f.write_all(text.as_bytes()).map_err(|e| crate::io_failure(&e, path, crate::Io::Write, lang))?;
             let n = dealt.seats.len();
             eprintln!(
                 "ostrov: {}",

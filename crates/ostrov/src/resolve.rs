@@ -8,7 +8,9 @@ use ostrov_paper::Format;
 use crate::Failure;
 
 /// The biggest game file read (a guard against reading a huge file by mistake).
-const MAX_FILE: u64 = 64 * 1024 * 1024;
+/// The largest game file read (GAME_FILE.md): a real game of 40 players and 30 days is
+/// about 40 KB; anything near this is not a game file, and is refused before it is read.
+const MAX_FILE: u64 = 10_000_000;
 
 /// Resolve a game file: print the newspapers of every day (public view), the JSON
 /// report (host's view, `--json`), or what one player was told (`--inbox`).
@@ -39,18 +41,22 @@ pub struct Args {
 /// Reads and checks a game file; the lines of its text serve later messages.
 pub fn load(path: &std::path::Path, lang: Lang) -> Result<(Game, Lines), Failure> {
     let shown = path.display();
-    let cannot = |e: std::io::Error| {
-        Failure(match lang {
-            Lang::Ru => format!("не удалось прочитать {shown}: {e}"),
-            Lang::English => format!("cannot read {shown}: {e}"),
-        })
-    };
+    let cannot = |e: std::io::Error| crate::io_failure(&e, path, crate::Io::Read, lang);
     let meta = std::fs::metadata(path).map_err(cannot)?;
+    if meta.is_dir() {
+        return Err(cannot(std::io::Error::from(std::io::ErrorKind::IsADirectory)));
+    }
     if meta.len() > MAX_FILE {
-        let mb = meta.len() / 1_000_000;
+        let mb = meta.len().div_ceil(1_000_000);
         return Err(Failure(match lang {
-            Lang::Ru => format!("{shown}: файл в {mb} МБ слишком велик для файла игры"),
-            Lang::English => format!("{shown}: the file is {mb} MB, too big for a game file"),
+            Lang::Ru => format!(
+                "{shown}: файл весит {mb} МБ, а файл игры может быть не больше {} МБ: проверьте, тот ли это файл",
+                MAX_FILE / 1_000_000
+            ),
+            Lang::English => format!(
+                "{shown}: the file is {mb} MB, and a game file may be {} MB at most: check that it is the right file",
+                MAX_FILE / 1_000_000
+            ),
         }));
     }
     let bytes = std::fs::read(path).map_err(cannot)?;

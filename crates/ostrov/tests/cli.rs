@@ -139,9 +139,51 @@ fn ten_megabytes_of_garbage() {
     assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "это не файл игры в формате TOML");
 }
 
+/// The whole stderr line, after the program's name.
+fn message(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).trim().trim_start_matches("ostrov: ").to_string()
+}
+
+/// Issue 29, point 6: the system's errors are said in Russian, in full, with what to do.
 #[test]
-fn a_missing_file() {
-    assert_bad(&ostrov(&["resolve", "/nonexistent/game.toml"]), "не удалось прочитать");
+fn a_missing_file_a_folder_and_a_taken_output_are_said_in_russian() {
+    let o = ostrov(&["resolve", "/nonexistent/game.toml"]);
+    assert_bad(&o, "файла");
+    assert_eq!(message(&o), "файла /nonexistent/game.toml нет: проверьте путь и имя файла");
+    let dir = std::env::temp_dir();
+    let o = ostrov(&["resolve", dir.to_str().unwrap()]);
+    assert_bad(&o, "папка");
+    assert_eq!(message(&o), format!("{} — это папка, а не файл: укажите файл", dir.display()));
+    let taken = temp("taken.toml", b"# taken");
+    let o = ostrov(&["new", "--players", "Аня,Боря,Вика,Гоша,Дима", "-o", taken.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        message(&o),
+        format!("файл {} уже есть: он не перезаписывается, укажите другое имя или удалите его", taken.display())
+    );
+    for o in [ostrov(&["resolve", "/nonexistent/game.toml"]), ostrov(&["resolve", dir.to_str().unwrap()])] {
+        assert!(!message(&o).contains("os error") && !message(&o).is_ascii(), "{}", message(&o));
+    }
+}
+
+/// Issue 29, point 10: a file over 10 MB is refused before it is read, with its size.
+#[test]
+fn a_file_over_ten_megabytes_is_refused_unread() {
+    let dir = std::env::temp_dir().join(format!("ostrov-cli-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("huge.toml");
+    // A sparse file of 50 MB: nothing is written, and nothing may be read.
+    std::fs::File::create(&p).unwrap().set_len(50_000_000).unwrap();
+    let o = ostrov(&["resolve", p.to_str().unwrap()]);
+    assert_bad(&o, "50 МБ");
+    assert_eq!(
+        message(&o),
+        format!(
+            "{}: файл весит 50 МБ, а файл игры может быть не больше 10 МБ: проверьте, тот ли это файл",
+            p.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -180,7 +222,10 @@ fn new_deals_a_game_file_that_resolves() {
     ]);
     assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
     // The file is not overwritten.
-    assert_bad(&ostrov(&["new", "--players", "А,Б,В", "-o", out.to_str().unwrap()]), "не удалось создать");
+    assert_bad(
+        &ostrov(&["new", "--players", "А,Б,В", "-o", out.to_str().unwrap()]),
+        "уже есть: он не перезаписывается",
+    );
     assert_bad(
         &ostrov(&["new", "--players", "А,Б", "--seed", "1"]),
         "2 игрока: в игре должно быть не меньше 3 игроков",
