@@ -193,7 +193,9 @@ impl ResolveError {
             (ResolveError::BadDeal { day, ru, .. }, Lang::Ru) => format!("день {day}: `deal` {ru}"),
             (ResolveError::BadDeal { day, en, .. }, Lang::English) => format!("day {day}: `deal` {en}"),
             (ResolveError::AfterEnd { day, ended, winner }, Lang::Ru) => format!(
-                "день {day}: игра уже закончилась в день {ended} ({winner}); после конца игры дней с приказами быть не может"
+                "день {day}: игра уже закончилась в день {ended} ({}); после конца игры дней с приказами быть не может: \
+                 уберите приказы дней после {ended}-го",
+                crate::win::Winner::parse(winner).map_or(winner.as_str(), |w| w.ru())
             ),
             (ResolveError::AfterEnd { day, ended, winner }, Lang::English) => format!(
                 "day {day}: the game already ended on day {ended} ({winner}); a game file may not continue after its end"

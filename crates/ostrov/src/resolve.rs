@@ -147,7 +147,21 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         print!("{}", opening_post(&game, &lines, &shown, lang, format)?);
         return Ok(());
     }
-    let m = ostrov_engine::play(&game, true).map_err(|e| play_failure(&e, &lines, &shown, lang))?;
+    let m = match ostrov_engine::play(&game, true) {
+        Ok(m) => m,
+        Err(e @ ostrov_engine::ResolveError::AfterEnd { ended, .. }) => {
+            // Orders after the end: the newspapers up to the end first, so that the host
+            // sees why the game ended, then the error (issue 29, point 11).
+            let mut played = game.clone();
+            played.days.truncate(ended as usize);
+            if let (Ok(m), false, None) = (ostrov_engine::play(&played, true), a.json, &a.inbox) {
+                let format = format_of(a.format.as_deref(), a.forum.as_deref())?;
+                print!("{}", ostrov_paper::all(&m, format));
+            }
+            return Err(play_failure(&e, &lines, &shown, lang));
+        }
+        Err(e) => return Err(play_failure(&e, &lines, &shown, lang)),
+    };
     if let Some(d) = a.day {
         if d == 0 || d as usize > m.days.len() {
             let n = m.days.len();

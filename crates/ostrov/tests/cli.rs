@@ -671,3 +671,58 @@ fn the_opening_post_and_the_next_day() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 29, point 11: orders after the game's end stop with exit 2, but the newspapers up
+/// to the end come first, so the host sees why the game ended; the error names the winner
+/// in Russian.
+#[test]
+fn orders_after_the_end_print_the_papers_up_to_the_end_then_the_error() {
+    let file = r#"seed = 3
+[[players]]
+name = "Аня"
+role = "werewolf"
+[[players]]
+name = "Боря"
+role = "passenger"
+[[players]]
+name = "Вика"
+role = "passenger"
+[[players]]
+name = "Гоша"
+role = "passenger"
+[[players]]
+name = "Дима"
+role = "passenger"
+
+[[days]]
+event = "none"
+orders = [
+  { by = "Боря", act = "vote", target = "Аня" },
+  { by = "Вика", act = "vote", target = "Аня" },
+  { by = "Гоша", act = "vote", target = "Аня" },
+  { by = "Дима", act = "vote", target = "Аня" },
+]
+
+[[days]]
+orders = [
+  { by = "Боря", act = "vote", target = "Вика" },
+]
+"#;
+    let p = temp("after-the-end.toml", file.as_bytes());
+    let o = ostrov(&["resolve", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let papers = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(papers.contains("Победили мирные жители") && papers.contains("итоги игры"), "{papers}");
+    assert_eq!(
+        message(&o),
+        format!(
+            "{}: строка 28, день 2: игра уже закончилась в день 1 (победили мирные жители); после конца игры дней \
+             с приказами быть не может: уберите приказы дней после 1-го",
+            p.display()
+        )
+    );
+    // The JSON report stays all or nothing: no half a report before the error.
+    let o = ostrov(&["resolve", p.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+}
