@@ -147,7 +147,7 @@ pub enum ResolveError {
     #[error("{}", self.text(Lang::Ru))]
     BadDeal { day: u32, ru: String, en: String },
     #[error("{}", self.text(Lang::Ru))]
-    AfterEnd { day: u32, ended: u32, winner: String },
+    AfterEnd { day: u32, ended: u32, winner: String, winner_ru: String },
     #[error("{}", self.text(Lang::Ru))]
     NoDay { day: u32 },
 }
@@ -192,12 +192,11 @@ impl ResolveError {
             }
             (ResolveError::BadDeal { day, ru, .. }, Lang::Ru) => format!("день {day}: `deal` {ru}"),
             (ResolveError::BadDeal { day, en, .. }, Lang::English) => format!("day {day}: `deal` {en}"),
-            (ResolveError::AfterEnd { day, ended, winner }, Lang::Ru) => format!(
-                "день {day}: игра уже закончилась в день {ended} ({}); после конца игры дней с приказами быть не может: \
-                 уберите приказы дней после {ended}-го",
-                crate::win::Winner::parse(winner).map_or(winner.as_str(), |w| w.ru())
+            (ResolveError::AfterEnd { day, ended, winner_ru, .. }, Lang::Ru) => format!(
+                "день {day}: игра уже закончилась в день {ended} ({winner_ru}); после конца игры дней с приказами быть \
+                 не может: уберите приказы дней после {ended}-го"
             ),
-            (ResolveError::AfterEnd { day, ended, winner }, Lang::English) => format!(
+            (ResolveError::AfterEnd { day, ended, winner, .. }, Lang::English) => format!(
                 "day {day}: the game already ended on day {ended} ({winner}); a game file may not continue after its end"
             ),
             (ResolveError::NoDay { day }, Lang::Ru) => format!("день {day}: день не открыт"),

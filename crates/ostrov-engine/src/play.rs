@@ -276,6 +276,7 @@ impl Match {
                 day,
                 ended: self.state.ended_on.unwrap_or(self.state.day),
                 winner: w.id().into(),
+                winner_ru: w.ru().into(),
             });
         }
         if self.today.is_some() {

@@ -8,7 +8,7 @@ use ostrov_store::Store;
 
 use super::locked;
 use crate::game::{Config, GameEvent, GameState, SeatSpeech};
-use crate::{commit, commit_request, ApiError, AppState, RequestId, LoadedGame};
+use crate::{commit, commit_request, ApiError, AppState, LoadedGame, RequestId};
 
 /// A game just created.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -28,7 +28,7 @@ pub use lobby::{by_invite, create_game, join, start, Created};
 pub use orders::{send_order, OrderAccepted, OrderRequest, MAX_ORDERS_PER_DAY};
 pub use talk::{flag, post, Anchor, Flag};
 
-use crate::{run_due, ApiError, AppState, RequestId, LoadedGame};
+use crate::{run_due, ApiError, AppState, LoadedGame, RequestId};
 
 /// The game `id`, locked, with its due scheduler steps run first (so a request after a
 /// deadline sees the resolved day even between two scheduler ticks). A step that fails
