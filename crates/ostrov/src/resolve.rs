@@ -140,6 +140,19 @@ pub fn opening_post(game: &Game, lines: &Lines, shown: &str, lang: Lang, format:
 }
 
 pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
+    if let (true, Some(d)) = (a.json, a.day) {
+        // Issue 29, point 9: nothing the host asks for is ignored in silence.
+        return Err(Failure(match lang {
+            Lang::Ru => format!(
+                "--day {d} и --json вместе не работают: JSON-отчёт всегда за всю игру (дни в нём — в поле days); \
+                 уберите --day или --json"
+            ),
+            Lang::English => format!(
+                "--day {d} does not go with --json: the JSON report is always the whole game (its days are in \
+                 `days`); drop --day or --json"
+            ),
+        }));
+    }
     let (game, lines) = load(&a.file, lang)?;
     let shown = a.file.display().to_string();
     if a.day == Some(0) && !a.json && a.inbox.is_none() {

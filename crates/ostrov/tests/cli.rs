@@ -726,3 +726,14 @@ orders = [
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
 }
+
+/// Issue 29, point 9: `--day` with `--json` is an error that says why, not ignored.
+#[test]
+fn day_with_json_is_an_error_not_ignored() {
+    let o = ostrov(&["resolve", &sample(), "--json", "--day", "2"]);
+    assert_bad(&o, "--day 2");
+    assert_eq!(
+        message(&o),
+        "--day 2 и --json вместе не работают: JSON-отчёт всегда за всю игру (дни в нём — в поле days); уберите --day или --json"
+    );
+}
