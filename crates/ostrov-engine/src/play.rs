@@ -302,6 +302,13 @@ impl Match {
             None => Box::new(Today::new(st.players.len(), day, event, self.detail)),
         };
         today.tie_breaks.extend(plan.tie_breaks.iter().copied());
+        // A fix the day's event gives nothing to decide is noted, never ignored in silence.
+        if plan.chosen.is_some() && event != Some(Event::ChooseMe) {
+            today.record.unused_fixes.push("chosen");
+        }
+        if plan.deal.is_some() && event != Some(Event::Tsunami) {
+            today.record.unused_fixes.push("deal");
+        }
         today.log.add(Step::Opening, || match event {
             Some(e) => format!("День {day}. Событие: {} — {}", e.ru(), e.meaning_ru()),
             None => format!("День {day}. Без события."),
@@ -438,6 +445,9 @@ impl Match {
                 p.role_public = true;
             }
             self.reveal_pending.clear();
+        }
+        if !today.tie_breaks.is_empty() {
+            today.record.unused_fixes.push("tie_break");
         }
         let mut record = std::mem::replace(&mut today.record, self.pool.pop().unwrap_or_default());
         record.log = std::mem::take(&mut today.log.entries);

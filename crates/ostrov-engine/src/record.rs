@@ -161,6 +161,10 @@ pub struct DayRecord {
     pub winner: Option<Winner>,
     /// Every player at the end of the day (only when detail is on).
     pub snapshot: Vec<Snapshot>,
+    /// The day's fixed draws that had nothing to decide, by their game-file key
+    /// (`tie_break` with no random tie left to settle, `chosen` on a day that is not
+    /// Choose me!, `deal` on a day without Tsunami): for the host's warning.
+    pub unused_fixes: Vec<&'static str>,
 }
 
 impl DayRecord {
@@ -197,6 +201,7 @@ impl DayRecord {
             next_event,
             winner,
             snapshot,
+            unused_fixes,
         } = self;
         *d = day;
         *e = event;
@@ -227,5 +232,6 @@ impl DayRecord {
         *next_event = None;
         *winner = None;
         snapshot.clear();
+        unused_fixes.clear();
     }
 }

@@ -111,6 +111,44 @@ fn warn_refusals(m: &Match, game: &Game, lines: &Lines, shown: &str, lang: Lang)
     }
 }
 
+/// One line on stderr for every fixed draw the day gave nothing to decide (issue 29,
+/// point 9): a `tie_break` with no random tie left, a `chosen` on a day that is not
+/// «Выбери меня!», a `deal` on a day without Tsunami. The game goes on as drawn.
+fn warn_unused_fixes(m: &Match, lines: &Lines, shown: &str, lang: Lang) {
+    for rec in &m.days {
+        let day = rec.day;
+        for key in &rec.unused_fixes {
+            let at = match (lines.day_key(day, key), lang) {
+                (Some(l), Lang::Ru) => format!(", строка {l}"),
+                (Some(l), Lang::English) => format!(", line {l}"),
+                (None, _) => String::new(),
+            };
+            let why = match (*key, lang) {
+                ("tie_break", Lang::Ru) => {
+                    "в этот день не осталось ничьей, которую решает жребий: `tie_break` не использован".to_string()
+                }
+                ("chosen", Lang::Ru) => format!(
+                    "событие дня — {}, а не «Выбери меня!»: `chosen` ни на что не влияет (задайте event = \"choose_me\" \
+                     или уберите chosen)",
+                    rec.event.map_or("без события", |e| e.ru())
+                ),
+                (_, Lang::Ru) => format!(
+                    "событие дня — {}, а не Цунами: `deal` ни на что не влияет",
+                    rec.event.map_or("без события", |e| e.ru())
+                ),
+                ("tie_break", Lang::English) => {
+                    "no random tie was left to settle this day: `tie_break` was not used".to_string()
+                }
+                (k, Lang::English) => format!("the day's event does not use `{k}`: it changed nothing"),
+            };
+            match lang {
+                Lang::Ru => eprintln!("ostrov: предупреждение: {shown}{at}: день {day}: {why}"),
+                Lang::English => eprintln!("ostrov: warning: {shown}{at}: day {day}: {why}"),
+            }
+        }
+    }
+}
+
 /// The newspaper format of `--format` and `--forum`.
 pub fn format_of(format: Option<&str>, forum: Option<&str>) -> Result<Format, Failure> {
     let mut f: Format = format.unwrap_or("markdown").parse()?;
@@ -185,6 +223,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         }
     }
     warn_refusals(&m, &game, &lines, &shown, lang);
+    warn_unused_fixes(&m, &lines, &shown, lang);
     if a.json {
         println!("{}", Report::of(&m).to_json());
         return Ok(());

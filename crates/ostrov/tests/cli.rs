@@ -737,3 +737,53 @@ fn day_with_json_is_an_error_not_ignored() {
         "--day 2 и --json вместе не работают: JSON-отчёт всегда за всю игру (дни в нём — в поле days); уберите --day или --json"
     );
 }
+
+/// Issue 29, point 9: a `tie_break` on a day without a tie and a `chosen` on a day that is
+/// not «Выбери меня!» are warned about on stderr, with their line; the game goes on.
+#[test]
+fn fixes_a_day_does_not_use_are_warned_about() {
+    let file = r#"seed = 3
+[[players]]
+name = "Аня"
+role = "werewolf"
+[[players]]
+name = "Боря"
+role = "passenger"
+[[players]]
+name = "Вика"
+role = "passenger"
+[[players]]
+name = "Гоша"
+role = "passenger"
+[[players]]
+name = "Дима"
+role = "passenger"
+
+[[days]]
+event = "none"
+chosen = "Боря"
+tie_break = "Вика"
+orders = [
+  { by = "Боря", act = "vote", target = "Гоша" },
+]
+"#;
+    let p = temp("unused-fixes.toml", file.as_bytes());
+    let o = ostrov(&["resolve", p.to_str().unwrap()]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    let shown = p.display();
+    assert!(
+        err.contains(&format!(
+            "ostrov: предупреждение: {shown}, строка 20: день 1: событие дня — без события, а не «Выбери меня!»: \
+             `chosen` ни на что не влияет (задайте event = \"choose_me\" или уберите chosen)"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "ostrov: предупреждение: {shown}, строка 21: день 1: в этот день не осталось ничьей, которую решает \
+             жребий: `tie_break` не использован"
+        )),
+        "{err}"
+    );
+}
