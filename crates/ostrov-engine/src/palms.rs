@@ -63,6 +63,12 @@ pub fn palms_violations(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Whether a host penalty's reason says it was given for the Palms bloom ban (O-PALMS-1):
+/// it names the palms («Пальмы цветут, запрещённые слова: «я»», «пальмы»).
+pub fn names_the_palms(reason: &str) -> bool {
+    fold_name(reason).contains("пальм")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

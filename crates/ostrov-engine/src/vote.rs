@@ -85,9 +85,14 @@ impl Resolution<'_> {
             Some(Event::MagneticStorm) => self.say(Step::EventCorrections, say::storm_votes),
             Some(Event::Fear) => self.say(Step::EventCorrections, say::fear_votes),
             Some(Event::PalmsBloom) => {
-                for (p, _) in self.day.record.penalties.clone() {
-                    let name = self.name(p);
-                    self.tell(Step::EventCorrections, || say::palms(name.who()));
+                // O-PALMS-1: a penalty is a Palms violation only when it was given for one
+                // (no reason, or a reason that names the palms); any other penalty keeps
+                // its own reason in the newspaper.
+                for (p, why) in self.day.record.penalties.clone() {
+                    if why.as_deref().is_none_or(crate::palms::names_the_palms) {
+                        let name = self.name(p);
+                        self.tell(Step::EventCorrections, || say::palms(name.who()));
+                    }
                 }
             }
             _ => {}
