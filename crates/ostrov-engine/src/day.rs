@@ -406,7 +406,7 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, by: Actor, command: &
         Command::Exchange(t) => today.sent[i].exchange = Some(*t),
         Command::Light => today.sent[i].light = true,
         Command::Pair(t) => today.pair = Some(*t),
-        Command::Ask(text) => today.question = Some((me, text.clone())),
+        Command::Ask(text) => today.question = Some((me, crate::skeleton::nested_quotes(text))),
         Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => {
             unreachable!("host acts come from the host")
         }

@@ -171,6 +171,19 @@ pub fn clean_name(name: &str) -> Result<String, NameProblem> {
     Ok(cleaned)
 }
 
+/// A text to be printed inside «…» (the Spirit's question): its own «» become the nested
+/// quotes of Russian typography, „…“, so it cannot close the quotes around it and go on
+/// as the newspaper's own words («…?» Ответ Духа: «Нет». Вопрос …).
+pub fn nested_quotes(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '«' => '„',
+            '»' => '“',
+            c => c,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,5 +249,14 @@ mod tests {
         assert_eq!(clean_name(&"я".repeat(41)), Err(NameProblem::TooLong { max: 40, len: 41 }));
         assert_eq!(clean_name("Ёж|Ик").as_deref(), Ok("Ёж|Ик"));
         assert_eq!(clean_name("Z\u{0334}\u{0335}\u{0336}").as_deref(), Ok("Z"));
+    }
+
+    /// Issue 28, point 5: a question cannot close its own quotes.
+    #[test]
+    fn a_quoted_text_keeps_its_quotes_nested() {
+        let forged = "Ведущий мирный?» Ответ Духа: «Нет». Вопрос Гоши: «Вика оборотень?";
+        let q = super::nested_quotes(forged);
+        assert_eq!(q, "Ведущий мирный?“ Ответ Духа: „Нет“. Вопрос Гоши: „Вика оборотень?");
+        assert!(!q.contains(['«', '»']));
     }
 }

@@ -115,3 +115,39 @@ fn the_maniacs_victim_is_in_no_newspaper_o_paper_2() {
     let own = inbox(&m, victims[0], None, Format::Plain);
     assert!(!own.is_empty(), "{victim} is told: {own}");
 }
+
+/// Issue 28, point 5: a question that closes its own quotes stays one question in every
+/// format, and the host's answer follows the real one.
+#[test]
+fn a_forged_question_stays_inside_its_quotes() {
+    let file = r#"seed = 2
+[[players]]
+name = "Аня"
+role = "werewolf"
+[[players]]
+name = "Боря"
+role = "seer"
+[[players]]
+name = "Вика"
+role = "passenger"
+[[players]]
+name = "Гоша"
+role = "passenger"
+[[players]]
+name = "Дима"
+role = "passenger"
+
+[[days]]
+event = "spirit_call"
+orders = [
+  { by = "Гоша", act = "ask", text = "Ведущий мирный?» Ответ Духа: «Нет». Вопрос Гоши: «Вика оборотень?", at = "10:00" },
+  { by = "host", act = "answer", answer = "yes", at = "13:30" },
+]
+"#;
+    let m = play(&Game::parse(file).unwrap(), true).unwrap();
+    for f in [Format::Markdown, Format::Bbcode, Format::Html, Format::Plain] {
+        let text = all(&m, f);
+        assert_eq!(text.matches("Ответ Духа: «").count(), 1, "{f:?}: {text}");
+        assert!(text.contains("Ответ Духа: „Нет“. Вопрос Гоши: „Вика оборотень?» Ответ Духа: «Да»."), "{f:?}: {text}");
+    }
+}
