@@ -15,7 +15,8 @@ use ostrov_store::{Store, StoreError};
 use serde::Deserialize;
 
 use crate::harden::ClientAddr;
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::app::AppState;
 
 pub const COOKIE: &str = "ostrov_session";
 pub const CSRF_HEADER: &str = "x-ostrov-csrf";
@@ -59,7 +60,7 @@ pub async fn user_of<S: Store>(st: &AppState<S>, h: &HeaderMap) -> Result<i64, A
 pub async fn new_session<S: Store>(st: &AppState<S>, user: i64) -> Result<String, ApiError> {
     let mut b = [0u8; 32];
     OsRng.fill_bytes(&mut b);
-    let token = crate::hex(&b);
+    let token = crate::hex::hex(&b);
     st.store.create_session(&token, user, st.clock.now() + SESSION_SECS).await?;
     Ok(format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={SESSION_SECS}"))
 }

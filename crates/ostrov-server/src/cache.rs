@@ -10,7 +10,12 @@ use ostrov_store::Store;
 use tokio::sync::Mutex;
 
 use crate::idempotency::{RequestId, StoredRequest};
-use crate::{registry, ApiError, AppState, GameEvent, GameState, Status};
+use crate::registry;
+use crate::error::ApiError;
+use crate::app::AppState;
+use crate::game::GameEvent;
+use crate::game::GameState;
+use crate::game::Status;
 
 /// A game in memory: its fold and the client request ids already in its log.
 pub struct LoadedGame {
@@ -33,7 +38,7 @@ impl LoadedGame {
     }
 
     /// Notes that request `r` made log entry `seq`, once the entry is folded in (so the
-    /// day count is the one [`crate::already_stored`] compares with).
+    /// day count is the one [`crate::idempotency::already_stored`] compares with).
     pub(crate) fn remember(&mut self, r: &RequestId, seq: i64) {
         let days = self.live.days.len();
         self.requests.insert(r.id.clone(), StoredRequest { seq, days, hash: Some(r.hash.clone()) });

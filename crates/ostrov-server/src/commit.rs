@@ -10,7 +10,11 @@ use ostrov_store::{Appended, NewEvent, Store};
 
 use crate::cache::LoadedGame;
 use crate::idempotency::{already_stored, durable_request, RequestId};
-use crate::{registry, ApiError, AppState, GameEvent, Status};
+use crate::registry;
+use crate::error::ApiError;
+use crate::app::AppState;
+use crate::game::GameEvent;
+use crate::game::Status;
 
 /// What committing an event did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

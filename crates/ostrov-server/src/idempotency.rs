@@ -10,8 +10,9 @@ use ostrov_store::{Appended, NewEvent, Store};
 
 use crate::cache::LoadedGame;
 use crate::commit::{Committed, Staged};
-use crate::hex;
-use crate::{ApiError, AppState};
+use crate::hex::hex;
+use crate::error::ApiError;
+use crate::app::AppState;
 
 /// A client request id with the digest of what the request asked: resending the same id
 /// with the same request is a no-op; with another request it is refused

@@ -4,7 +4,8 @@
 use ostrov_store::Store;
 
 use crate::game::Status;
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::app::AppState;
 
 /// Games per page.
 pub const PER_PAGE: usize = 50;

@@ -19,7 +19,10 @@ use std::sync::Arc;
 use ostrov_store::AnyStore;
 
 use crate::client::Client;
-use crate::{spawn_scheduler, spawn_watcher, AppState, Clock};
+use crate::scheduler::spawn_scheduler;
+use crate::watcher::spawn_watcher;
+use crate::app::AppState;
+use crate::clock::Clock;
 
 /// A clock that stands still until moved.
 pub struct ManualClock(AtomicI64);

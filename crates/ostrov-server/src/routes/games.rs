@@ -13,7 +13,7 @@ use super::{who, Body, Id, Object, St};
 use crate::game::{Config, GameState};
 use crate::service::{self, client_request, locked};
 use crate::view::{self, Viewer};
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// `POST /api/games`: the host creates a game; the response has its id and invite code.
 pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>) -> Result<Response, ApiError> {

@@ -17,7 +17,7 @@ use crate::game::Fix;
 use crate::service::host::{require_host, Deadline};
 use crate::service::{client_request, host_action, HostAction};
 use crate::view::{self, Viewer};
-use crate::ApiError;
+use crate::error::ApiError;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

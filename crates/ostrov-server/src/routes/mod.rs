@@ -18,7 +18,8 @@ use ostrov_store::Store;
 use serde::de::DeserializeOwned;
 
 use crate::auth::{require_csrf, user_of};
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::app::AppState;
 
 pub(crate) type St<S> = State<Arc<AppState<S>>>;
 type Body<T> = Result<Object<T>, ApiError>;

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::{who, Body, Id, Object, St};
 use crate::service::{self, locked, OrderRequest};
 use crate::view;
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// `POST /api/games/{id}/orders`.
 pub async fn send<S: Store>(

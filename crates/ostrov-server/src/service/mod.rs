@@ -28,12 +28,16 @@ pub use lobby::{by_invite, create_game, join, start, Created};
 pub use orders::{send_order, OrderAccepted, OrderRequest, MAX_ORDERS_PER_DAY};
 pub use talk::{flag, post, Anchor, Flag};
 
-use crate::{run_due, ApiError, AppState, RequestId, LoadedGame};
+use crate::scheduler::run_due;
+use crate::error::ApiError;
+use crate::app::AppState;
+use crate::idempotency::RequestId;
+use crate::cache::LoadedGame;
 
 /// The game `id`, locked, with its due scheduler steps run first (so a request after a
 /// deadline sees the resolved day even between two scheduler ticks). A step that fails
 /// does not fail the request: the game is marked broken for the host
-/// ([`crate::GameState::broken`]) and the cause is logged once.
+/// ([`crate::game::GameState::broken`]) and the cause is logged once.
 ///
 /// On a store other nodes share, what the log holds beyond memory is folded in first (one
 /// query): a request answered here sees every entry another node had accepted before it

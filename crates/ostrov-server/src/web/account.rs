@@ -11,7 +11,7 @@ use super::St;
 use super::{page, to, Chrome, Visitor, WebError};
 use crate::auth::{self, Credentials, Field};
 use crate::harden::ClientAddr;
-use crate::ApiError;
+use crate::error::ApiError;
 
 #[derive(Template)]
 #[template(path = "auth.html")]

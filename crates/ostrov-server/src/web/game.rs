@@ -24,7 +24,8 @@ use crate::game::{Fix, GameState, Room, Status};
 use crate::service::host::Deadline;
 use crate::service::{self, locked, HostAction};
 use crate::view::{self, Viewer};
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::app::AppState;
 
 /// A refusal to show next to one form (`key`: the form's act or action), and which day
 /// and page of a room the reader asked for (`?room=…&day=…&page=…`).

@@ -18,7 +18,7 @@ use super::{page, to, Chrome, Visitor, WebError};
 use crate::game::{Config, Status, MAX_SLOTS};
 use crate::schedule::Schedule;
 use crate::service;
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// A game in a list.
 pub struct Row {
@@ -403,7 +403,7 @@ struct Invite<'a> {
 }
 
 async fn invite_view<S: Store>(
-    st: &std::sync::Arc<crate::AppState<S>>,
+    st: &std::sync::Arc<crate::app::AppState<S>>,
     v: &Visitor,
     invite: &str,
     name: String,

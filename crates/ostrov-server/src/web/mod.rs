@@ -30,7 +30,8 @@ use axum::Router;
 use blake2::{Blake2s256, Digest};
 use ostrov_store::Store;
 
-use crate::{ApiError, AppState};
+use crate::error::ApiError;
+use crate::app::AppState;
 
 /// The server's state, as the pages' handlers take it.
 pub(crate) type St<S> = axum::extract::State<Arc<AppState<S>>>;
@@ -76,7 +77,7 @@ fn digest(secret: &str) -> String {
     let mut h = Blake2s256::new();
     h.update(b"ostrov-csrf\0");
     h.update(secret.as_bytes());
-    crate::hex(&h.finalize()[..16])
+    crate::hex::hex(&h.finalize()[..16])
 }
 
 fn cookie(h: &HeaderMap, name: &str) -> Option<String> {
@@ -110,7 +111,7 @@ impl Visitor {
                 use argon2::password_hash::rand_core::{OsRng, RngCore};
                 let mut b = [0u8; 16];
                 OsRng.fill_bytes(&mut b);
-                let p = crate::hex(&b);
+                let p = crate::hex::hex(&b);
                 (p.clone(), Some(p))
             }
         };

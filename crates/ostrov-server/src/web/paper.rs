@@ -13,7 +13,7 @@ use super::St;
 use super::{page, Chrome, Visitor, WebError};
 use crate::service::locked;
 use crate::view;
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// One bar of the tally chart.
 pub struct Bar {

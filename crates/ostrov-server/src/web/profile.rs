@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::St;
 use super::{page, to, Chrome, Visitor, WebError};
 use crate::auth::{self, Profile, ProfileField, CASES};
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// One form's field.
 struct FormField {

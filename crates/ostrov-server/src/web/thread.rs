@@ -19,7 +19,7 @@ use crate::game::{GameState, Post, Room, MAX_POST};
 use crate::service::talk::Flag;
 use crate::service::{self, locked};
 use crate::view::Viewer;
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// A piece of a post's text; `banned`: a banned word of Palms bloom, highlighted.
 pub struct Piece {
