@@ -123,10 +123,10 @@ pub async fn host_action<S: Store, T>(
     let (mut slot, now) = locked(st, id).await?;
     host_of(&slot.live, user)?;
     let live = &slot.live;
-    if let Some((r, seq)) = request.as_ref().and_then(|r| crate::idempotency::already_stored(&slot, r).transpose().map(|s| (r, s))) {
+    if let Some((r, seq)) = request.as_ref().and_then(|r| crate::commit::already_stored(&slot, r).transpose().map(|s| (r, s))) {
         // The same request again: the same answer, once the first is durable.
         let seq = seq?;
-        let first = crate::idempotency::durable_request(st, &slot, r.id.clone(), seq);
+        let first = crate::commit::durable_request(st, &slot, r.id.clone(), seq);
         let shown = show(&slot.live, now);
         drop(slot);
         first.durable().await?;

@@ -124,7 +124,7 @@ pub async fn join<S: Store, T>(
     };
     let (mut slot, now) = locked(st, id).await?;
     // A resend is answered as the first time; a new seat's name is checked first.
-    let resent = request.as_ref().map(|r| crate::idempotency::already_stored(&slot, r)).transpose()?.flatten().is_some();
+    let resent = request.as_ref().map(|r| crate::commit::already_stored(&slot, r)).transpose()?.flatten().is_some();
     let name = if resent { name } else { slot.live.seat_name(&name)? };
     let staged = commit_request(st, &mut slot, GameEvent::Joined { user, name }, Some(user), request, now).await?;
     let shown = show(&slot.live, now);
