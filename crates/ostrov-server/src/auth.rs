@@ -28,7 +28,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/login", post(login::<S>))
         .route("/logout", post(logout::<S>))
         .route("/me", get(me::<S>).patch(set_me::<S>))
-        .method_not_allowed_fallback(crate::routes::method_not_allowed)
+        .method_not_allowed_fallback(crate::extract::method_not_allowed)
 }
 
 #[derive(Deserialize)]
@@ -329,11 +329,11 @@ pub async fn save_profile<S: Store>(
 async fn set_me<S: Store>(
     State(st): State<Arc<AppState<S>>>,
     h: HeaderMap,
-    body: Result<crate::routes::Object<ProfileBody>, ApiError>,
+    body: Result<crate::extract::Object<ProfileBody>, ApiError>,
 ) -> Result<Response, ApiError> {
     let id = user_of(&st, &h).await?;
     require_csrf(&h)?;
-    let crate::routes::Object(b) = body?;
+    let crate::extract::Object(b) = body?;
     let u = st.store.user_by_id(id).await?.ok_or(ApiError::Unauthorized)?;
     let gender = match b.gender {
         Some(g) => profile_gender(g.as_deref()).map_err(|(_, e)| e)?,

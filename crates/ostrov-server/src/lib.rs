@@ -25,6 +25,7 @@ pub mod client;
 pub mod clock;
 pub mod commit;
 pub mod error;
+pub mod extract;
 pub mod game;
 pub mod harden;
 mod hex;

@@ -9,7 +9,8 @@ use ostrov_store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{who, Body, Id, Object, St};
+use super::extract::{who, Body, Id, St};
+use crate::extract::Object;
 use crate::game::{Config, GameState};
 use crate::service::{self, client_request, locked};
 use crate::view::{self, Viewer};

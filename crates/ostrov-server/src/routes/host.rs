@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{who, St};
+use super::extract::{who, St};
 use crate::game::Fix;
 use crate::service::host::{require_host, Deadline};
 use crate::service::{client_request, host_action, HostAction};

@@ -13,7 +13,7 @@ use ostrov_store::Store;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{who, Id, St};
+use super::extract::{who, Id, St};
 use crate::service::locked;
 use crate::view::{self, Viewer};
 use crate::error::ApiError;

@@ -8,7 +8,7 @@ use ostrov_engine::OrderEntry;
 use ostrov_store::Store;
 use serde_json::json;
 
-use super::locked;
+use super::locking::locked;
 use crate::game::{Fix, GameEvent, GameState, Status};
 use crate::error::ApiError;
 use crate::app::AppState;

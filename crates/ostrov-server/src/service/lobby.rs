@@ -6,7 +6,7 @@ use std::sync::Arc;
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use ostrov_store::Store;
 
-use super::locked;
+use super::locking::locked;
 use crate::game::{Config, GameEvent, GameState, SeatSpeech};
 use crate::commit::commit;
 use crate::commit::commit_request;

@@ -8,7 +8,7 @@ use ostrov_store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{client_request, locked};
+use super::locking::{client_request, locked};
 use crate::game::{GameEvent, Status};
 use crate::commit::commit_request;
 use crate::commit::durable_request;

@@ -8,7 +8,7 @@ use ostrov_engine::PlayerId;
 use ostrov_store::Store;
 
 use super::host::{host_action, HostAction};
-use super::locked;
+use super::locking::locked;
 use crate::game::{GameEvent, GameState, Post, Room, MAX_POST};
 use crate::commit::commit;
 use crate::error::ApiError;
