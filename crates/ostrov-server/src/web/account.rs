@@ -7,8 +7,7 @@ use axum::response::Response;
 use ostrov_store::Store;
 use serde::Deserialize;
 
-use super::St;
-use super::{page, to, Chrome, Visitor, WebError};
+use super::page::{page, to, Chrome, Visitor, WebError, St};
 use crate::auth::{self, Credentials, Field};
 use crate::harden::ClientAddr;
 use crate::error::ApiError;

@@ -13,8 +13,7 @@ use ostrov_store::Store;
 use serde::Deserialize;
 
 use super::text::{game_status, players_ru};
-use super::St;
-use super::{page, to, Chrome, Visitor, WebError};
+use super::page::{page, to, Chrome, Visitor, WebError, St};
 use crate::game::{Config, Status, MAX_SLOTS};
 use crate::schedule::Schedule;
 use crate::service;

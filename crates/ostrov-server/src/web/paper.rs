@@ -9,8 +9,7 @@ use axum::response::Response;
 use ostrov_paper::Format;
 use ostrov_store::Store;
 
-use super::St;
-use super::{page, Chrome, Visitor, WebError};
+use super::page::{page, Chrome, Visitor, WebError, St};
 use crate::service::locked;
 use crate::view;
 use crate::error::ApiError;

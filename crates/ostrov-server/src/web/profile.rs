@@ -8,8 +8,7 @@ use axum::response::Response;
 use ostrov_store::Store;
 use serde::Deserialize;
 
-use super::St;
-use super::{page, to, Chrome, Visitor, WebError};
+use super::page::{page, to, Chrome, Visitor, WebError, St};
 use crate::auth::{self, Profile, ProfileField, CASES};
 use crate::error::ApiError;
 

@@ -17,8 +17,7 @@ use futures_util::stream::{self, Stream};
 use ostrov_store::Store;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::St;
-use super::{Visitor, WebError};
+use super::page::{Visitor, WebError, St};
 use crate::view::{self, Viewer};
 use crate::error::ApiError;
 
