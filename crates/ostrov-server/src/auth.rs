@@ -14,9 +14,9 @@ use axum::{Json, Router};
 use ostrov_store::{Store, StoreError};
 use serde::Deserialize;
 
-use crate::harden::ClientAddr;
-use crate::error::ApiError;
 use crate::app::AppState;
+use crate::error::ApiError;
+use crate::harden::ClientAddr;
 
 pub const COOKIE: &str = "ostrov_session";
 pub const CSRF_HEADER: &str = "x-ostrov-csrf";

@@ -9,13 +9,13 @@ use std::sync::Arc;
 use ostrov_store::Store;
 use tokio::sync::Mutex;
 
-use crate::idempotency::StoredRequest;
-use crate::registry;
-use crate::error::ApiError;
 use crate::app::AppState;
+use crate::error::ApiError;
 use crate::game::GameEvent;
 use crate::game::GameState;
 use crate::game::Status;
+use crate::idempotency::StoredRequest;
+use crate::registry;
 
 pub use crate::loaded::LoadedGame;
 

@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use ostrov_store::{Appended, NewEvent, Store};
 
-use crate::cache::LoadedGame;
-use crate::idempotency::RequestId;
-use crate::registry;
-use crate::error::ApiError;
 use crate::app::AppState;
+use crate::cache::LoadedGame;
+use crate::error::ApiError;
 use crate::game::GameEvent;
 use crate::game::Status;
+use crate::idempotency::RequestId;
+use crate::registry;
 
 /// What committing an event did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,7 +3,6 @@
 //! digest of the request, so a resend is answered as the first send was, and the id
 //! resent with another request is refused (`request_id_reused`).
 
-
 use crate::hex::hex;
 
 /// A client request id with the digest of what the request asked: resending the same id
@@ -42,4 +41,3 @@ pub struct StoredRequest {
     /// before digests were kept.
     pub hash: Option<String>,
 }
-

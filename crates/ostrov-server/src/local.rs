@@ -18,11 +18,11 @@ use std::sync::Arc;
 
 use ostrov_store::AnyStore;
 
+use crate::app::AppState;
 use crate::client::Client;
+use crate::clock::Clock;
 use crate::scheduler::spawn_scheduler;
 use crate::watcher::spawn_watcher;
-use crate::app::AppState;
-use crate::clock::Clock;
 
 /// A clock that stands still until moved.
 pub struct ManualClock(AtomicI64);

@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use ostrov_store::Store;
 
+use crate::app::AppState;
 use crate::cache::LoadedGame;
 use crate::commit::{commit, Committed};
-use crate::game;
-use crate::registry;
 use crate::error::ApiError;
-use crate::app::AppState;
+use crate::game;
 use crate::game::GameEvent;
 use crate::game::Status;
+use crate::registry;
 
 /// Before the host resolves the open day early: the standing Palms bloom flags become
 /// host penalties, each once and durable (the same entries as at the deadline).

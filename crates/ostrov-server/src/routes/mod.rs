@@ -35,4 +35,3 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/games/{id}/host/{action}", post(host::act::<S>))
         .method_not_allowed_fallback(crate::extract::method_not_allowed)
 }
-

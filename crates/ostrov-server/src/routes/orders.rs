@@ -10,10 +10,10 @@ use ostrov_store::Store;
 use serde_json::{json, Value};
 
 use super::extract::{who, Body, Id, St};
+use crate::error::ApiError;
 use crate::extract::Object;
 use crate::service::{self, locked, OrderRequest};
 use crate::view;
-use crate::error::ApiError;
 
 /// `POST /api/games/{id}/orders`.
 pub async fn send<S: Store>(

@@ -14,9 +14,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::extract::{who, Id, St};
+use crate::error::ApiError;
 use crate::service::locked;
 use crate::view::{self, Viewer};
-use crate::error::ApiError;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

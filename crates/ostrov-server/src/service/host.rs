@@ -9,9 +9,9 @@ use ostrov_store::Store;
 use serde_json::json;
 
 use super::locking::locked;
-use crate::game::{Fix, GameEvent, GameState, Status};
-use crate::error::ApiError;
 use crate::app::AppState;
+use crate::error::ApiError;
+use crate::game::{Fix, GameEvent, GameState, Status};
 use crate::idempotency::RequestId;
 
 /// The longest reason a host may give for a penalty or a removal, in characters.
@@ -123,7 +123,9 @@ pub async fn host_action<S: Store, T>(
     let (mut slot, now) = locked(st, id).await?;
     host_of(&slot.live, user)?;
     let live = &slot.live;
-    if let Some((r, seq)) = request.as_ref().and_then(|r| crate::commit::already_stored(&slot, r).transpose().map(|s| (r, s))) {
+    if let Some((r, seq)) =
+        request.as_ref().and_then(|r| crate::commit::already_stored(&slot, r).transpose().map(|s| (r, s)))
+    {
         // The same request again: the same answer, once the first is durable.
         let seq = seq?;
         let first = crate::commit::durable_request(st, &slot, r.id.clone(), seq);

@@ -7,13 +7,13 @@ use argon2::password_hash::rand_core::{OsRng, RngCore};
 use ostrov_store::Store;
 
 use super::locking::locked;
-use crate::game::{Config, GameEvent, GameState, SeatSpeech};
+use crate::app::AppState;
+use crate::cache::LoadedGame;
 use crate::commit::commit;
 use crate::commit::commit_request;
 use crate::error::ApiError;
-use crate::app::AppState;
+use crate::game::{Config, GameEvent, GameState, SeatSpeech};
 use crate::idempotency::RequestId;
-use crate::cache::LoadedGame;
 
 /// A game just created.
 #[derive(Clone, Debug, PartialEq, Eq)]

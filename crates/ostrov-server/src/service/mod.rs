@@ -14,13 +14,13 @@
 //! after the change (under the game's lock), so what it renders is what the change made.
 
 pub mod host;
-mod locking;
 pub mod lobby;
+mod locking;
 pub mod orders;
 pub mod talk;
 
-pub use locking::{client_request, locked, request_id};
 pub use host::{host_action, HostAction, HostDone};
 pub use lobby::{by_invite, create_game, join, start, Created};
+pub use locking::{client_request, locked, request_id};
 pub use orders::{send_order, OrderAccepted, OrderRequest, MAX_ORDERS_PER_DAY};
 pub use talk::{flag, post, Anchor, Flag};

@@ -9,10 +9,10 @@ use ostrov_store::Store;
 
 use super::host::{host_action, HostAction};
 use super::locking::locked;
-use crate::game::{GameEvent, GameState, Post, Room, MAX_POST};
+use crate::app::AppState;
 use crate::commit::commit;
 use crate::error::ApiError;
-use crate::app::AppState;
+use crate::game::{GameEvent, GameState, Post, Room, MAX_POST};
 
 /// Where a post stands: its room and the number readers see there (from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,10 +7,10 @@ use axum::response::Response;
 use ostrov_store::Store;
 use serde::Deserialize;
 
-use super::page::{page, to, Chrome, Visitor, WebError, St};
+use super::page::{page, to, Chrome, St, Visitor, WebError};
 use crate::auth::{self, Credentials, Field};
-use crate::harden::ClientAddr;
 use crate::error::ApiError;
+use crate::harden::ClientAddr;
 
 #[derive(Template)]
 #[template(path = "auth.html")]

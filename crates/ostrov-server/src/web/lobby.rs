@@ -12,12 +12,12 @@ use ostrov_engine::{plural, Role, RulesEntry};
 use ostrov_store::Store;
 use serde::Deserialize;
 
+use super::page::{page, to, Chrome, St, Visitor, WebError};
 use super::text::{game_status, players_ru};
-use super::page::{page, to, Chrome, Visitor, WebError, St};
+use crate::error::ApiError;
 use crate::game::{Config, Status, MAX_SLOTS};
 use crate::schedule::Schedule;
 use crate::service;
-use crate::error::ApiError;
 
 /// A game in a list.
 pub struct Row {

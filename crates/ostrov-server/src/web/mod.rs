@@ -56,4 +56,3 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/rules", get(rules::show::<S>))
         .route("/static/{file}", get(assets::file))
 }
-

@@ -9,8 +9,8 @@ use axum::response::{IntoResponse, Redirect, Response};
 use blake2::{Blake2s256, Digest};
 use ostrov_store::Store;
 
-use crate::error::ApiError;
 use crate::app::AppState;
+use crate::error::ApiError;
 
 /// The server's state, as the pages' handlers take it.
 pub(crate) type St<S> = axum::extract::State<Arc<AppState<S>>>;

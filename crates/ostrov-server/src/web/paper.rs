@@ -9,10 +9,10 @@ use axum::response::Response;
 use ostrov_paper::Format;
 use ostrov_store::Store;
 
-use super::page::{page, Chrome, Visitor, WebError, St};
+use super::page::{page, Chrome, St, Visitor, WebError};
+use crate::error::ApiError;
 use crate::service::locked;
 use crate::view;
-use crate::error::ApiError;
 
 /// One bar of the tally chart.
 pub struct Bar {

@@ -8,7 +8,7 @@ use axum::response::Response;
 use ostrov_store::Store;
 use serde::Deserialize;
 
-use super::page::{page, to, Chrome, Visitor, WebError, St};
+use super::page::{page, to, Chrome, St, Visitor, WebError};
 use crate::auth::{self, Profile, ProfileField, CASES};
 use crate::error::ApiError;
 

@@ -17,9 +17,9 @@ use futures_util::stream::{self, Stream};
 use ostrov_store::Store;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::page::{Visitor, WebError, St};
-use crate::view::{self, Viewer};
+use super::page::{St, Visitor, WebError};
 use crate::error::ApiError;
+use crate::view::{self, Viewer};
 
 /// What a stream knows between two events.
 struct Watch {

@@ -8,12 +8,12 @@ use ostrov_store::Store;
 use serde::Deserialize;
 
 use super::game::{render, Notes};
-use super::page::{to, Visitor, WebError, St};
+use super::page::{to, St, Visitor, WebError};
 use super::thread::{room_id, room_of};
-use crate::game::Room;
-use crate::service::talk::Flag;
-use crate::service;
 use crate::error::ApiError;
+use crate::game::Room;
+use crate::service;
+use crate::service::talk::Flag;
 
 type Id = Result<Path<i64>, PathRejection>;
 

@@ -11,12 +11,12 @@ use axum::response::{IntoResponse, Response};
 use ostrov_store::Store;
 use serde::Deserialize;
 
+use super::page::{page, St, Visitor, WebError};
 use super::text::when;
-use super::page::{page, Visitor, WebError, St};
+use crate::error::ApiError;
 use crate::game::{GameState, Post, Room, MAX_POST};
 use crate::service::{self, locked};
 use crate::view::Viewer;
-use crate::error::ApiError;
 
 /// A piece of a post's text; `banned`: a banned word of Palms bloom, highlighted.
 pub struct Piece {
@@ -294,7 +294,6 @@ pub async fn fragment<S: Store>(
     }
     Ok(page(&v, StatusCode::OK, &thread_view(&slot.live, &v, room, None, shown)))
 }
-
 
 /// `GET /games/{id}/thread.md`: the whole discussion as Markdown (the host's; the pack's
 /// chat included), for the game's record.
