@@ -14,8 +14,9 @@ use axum::{Json, Router};
 use ostrov_store::{Store, StoreError};
 use serde::Deserialize;
 
+use crate::app::AppState;
+use crate::error::ApiError;
 use crate::harden::ClientAddr;
-use crate::{ApiError, AppState};
 
 pub const COOKIE: &str = "ostrov_session";
 pub const CSRF_HEADER: &str = "x-ostrov-csrf";
@@ -27,7 +28,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/login", post(login::<S>))
         .route("/logout", post(logout::<S>))
         .route("/me", get(me::<S>).patch(set_me::<S>))
-        .method_not_allowed_fallback(crate::routes::method_not_allowed)
+        .method_not_allowed_fallback(crate::extract::method_not_allowed)
 }
 
 #[derive(Deserialize)]
@@ -59,7 +60,7 @@ pub async fn user_of<S: Store>(st: &AppState<S>, h: &HeaderMap) -> Result<i64, A
 pub async fn new_session<S: Store>(st: &AppState<S>, user: i64) -> Result<String, ApiError> {
     let mut b = [0u8; 32];
     OsRng.fill_bytes(&mut b);
-    let token = crate::hex(&b);
+    let token = crate::hex::hex(&b);
     st.store.create_session(&token, user, st.clock.now() + SESSION_SECS).await?;
     Ok(format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={SESSION_SECS}"))
 }
@@ -328,11 +329,11 @@ pub async fn save_profile<S: Store>(
 async fn set_me<S: Store>(
     State(st): State<Arc<AppState<S>>>,
     h: HeaderMap,
-    body: Result<crate::routes::Object<ProfileBody>, ApiError>,
+    body: Result<crate::extract::Object<ProfileBody>, ApiError>,
 ) -> Result<Response, ApiError> {
     let id = user_of(&st, &h).await?;
     require_csrf(&h)?;
-    let crate::routes::Object(b) = body?;
+    let crate::extract::Object(b) = body?;
     let u = st.store.user_by_id(id).await?.ok_or(ApiError::Unauthorized)?;
     let gender = match b.gender {
         Some(g) => profile_gender(g.as_deref()).map_err(|(_, e)| e)?,

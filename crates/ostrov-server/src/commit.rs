@@ -8,9 +8,13 @@ use std::sync::Arc;
 
 use ostrov_store::{Appended, NewEvent, Store};
 
+use crate::app::AppState;
 use crate::cache::LoadedGame;
-use crate::idempotency::{already_stored, durable_request, RequestId};
-use crate::{registry, ApiError, AppState, GameEvent, Status};
+use crate::error::ApiError;
+use crate::game::GameEvent;
+use crate::game::Status;
+use crate::idempotency::RequestId;
+use crate::registry;
 
 /// What committing an event did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,4 +282,49 @@ async fn commit_shared<S: Store>(
             Err(e) => return Err(ApiError::NotSaved(format!("game {id}: {e}"))),
         }
     }
+}
+
+/// The log entry of a request id already in the game's log: `Ok(Some(seq))` when it is the
+/// same request (a resend), 409 `request_id_reused` when the id came with another request
+/// or on an earlier day, `Ok(None)` for a new id.
+pub fn already_stored(slot: &LoadedGame, r: &RequestId) -> Result<Option<i64>, ApiError> {
+    let Some(s) = slot.requests.get(&r.id) else { return Ok(None) };
+    let same = s.hash.as_ref().is_none_or(|h| *h == r.hash) && s.days == slot.live.days.len();
+    if !same {
+        return Err(ApiError::Conflict(
+            "request_id_reused",
+            "Этот request_id уже использован для другого запроса: для нового запроса нужен новый request_id.".into(),
+        ));
+    }
+    Ok(Some(s.seq))
+}
+
+/// Waits for the append of a request id that is already folded into the game (at `seq`):
+/// at once if it is durable, else behind it in the store's queue, with a lookup that can
+/// never be written (expected sequence number -1): the store answers `Duplicate` once the
+/// first append is durable, and a conflict if it failed (then this fails too).
+pub fn durable_request<S: Store>(st: &Arc<AppState<S>>, slot: &LoadedGame, request: String, seq: i64) -> Staged {
+    if seq <= slot.durable.load(Ordering::Acquire) {
+        return Staged::done(Committed::Duplicate(seq));
+    }
+    let id = slot.live.id;
+    let lookup = NewEvent {
+        at: 0,
+        author: None,
+        client_request_id: Some(request),
+        request_hash: None,
+        kind: "lookup".into(),
+        payload: serde_json::Value::Null,
+    };
+    let pending = st.store.append(id, -1, lookup);
+    let (st, epoch) = (st.clone(), slot.epoch);
+    Staged::pending(async move {
+        match pending.await {
+            Ok(Appended::Duplicate(s)) => Ok(Committed::Duplicate(s)),
+            other => {
+                st.mark_stale(id, epoch);
+                Err(ApiError::NotSaved(format!("game {id}: the first append of a resent request: {other:?}")))
+            }
+        }
+    })
 }

@@ -3,15 +3,11 @@
 //! sign-up limits).
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::{header, request::Parts, HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
-use ostrov_store::Store;
-
-use crate::AppState;
 
 /// How the server is reached, set by `ostrov serve`.
 #[derive(Clone, Debug, Default)]
@@ -48,8 +44,8 @@ fn forwarded_for(h: &HeaderMap) -> Option<IpAddr> {
 
 /// The middleware of every request: notes the client's address, and adds the security
 /// headers (and `Secure` to cookies over HTTPS) to the response.
-pub async fn layer<S: Store>(State(st): State<Arc<AppState<S>>>, mut req: Request, next: Next) -> Response {
-    let o = &st.options;
+pub async fn layer(State(o): State<Options>, mut req: Request, next: Next) -> Response {
+    let o = &o;
     let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
     let addr = if o.trust_proxy { forwarded_for(req.headers()).or(peer) } else { peer };
     let https =

@@ -3,15 +3,7 @@
 //! digest of the request, so a resend is answered as the first send was, and the id
 //! resent with another request is refused (`request_id_reused`).
 
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
-
-use ostrov_store::{Appended, NewEvent, Store};
-
-use crate::cache::LoadedGame;
-use crate::commit::{Committed, Staged};
-use crate::hex;
-use crate::{ApiError, AppState};
+use crate::hex::hex;
 
 /// A client request id with the digest of what the request asked: resending the same id
 /// with the same request is a no-op; with another request it is refused
@@ -48,49 +40,4 @@ pub struct StoredRequest {
     /// The digest of the request ([`RequestId::hash`]); `None` for entries stored
     /// before digests were kept.
     pub hash: Option<String>,
-}
-
-/// The log entry of a request id already in the game's log: `Ok(Some(seq))` when it is the
-/// same request (a resend), 409 `request_id_reused` when the id came with another request
-/// or on an earlier day, `Ok(None)` for a new id.
-pub fn already_stored(slot: &LoadedGame, r: &RequestId) -> Result<Option<i64>, ApiError> {
-    let Some(s) = slot.requests.get(&r.id) else { return Ok(None) };
-    let same = s.hash.as_ref().is_none_or(|h| *h == r.hash) && s.days == slot.live.days.len();
-    if !same {
-        return Err(ApiError::Conflict(
-            "request_id_reused",
-            "Этот request_id уже использован для другого запроса: для нового запроса нужен новый request_id.".into(),
-        ));
-    }
-    Ok(Some(s.seq))
-}
-
-/// Waits for the append of a request id that is already folded into the game (at `seq`):
-/// at once if it is durable, else behind it in the store's queue, with a lookup that can
-/// never be written (expected sequence number -1): the store answers `Duplicate` once the
-/// first append is durable, and a conflict if it failed (then this fails too).
-pub fn durable_request<S: Store>(st: &Arc<AppState<S>>, slot: &LoadedGame, request: String, seq: i64) -> Staged {
-    if seq <= slot.durable.load(Ordering::Acquire) {
-        return Staged::done(Committed::Duplicate(seq));
-    }
-    let id = slot.live.id;
-    let lookup = NewEvent {
-        at: 0,
-        author: None,
-        client_request_id: Some(request),
-        request_hash: None,
-        kind: "lookup".into(),
-        payload: serde_json::Value::Null,
-    };
-    let pending = st.store.append(id, -1, lookup);
-    let (st, epoch) = (st.clone(), slot.epoch);
-    Staged::pending(async move {
-        match pending.await {
-            Ok(Appended::Duplicate(s)) => Ok(Committed::Duplicate(s)),
-            other => {
-                st.mark_stale(id, epoch);
-                Err(ApiError::NotSaved(format!("game {id}: the first append of a resent request: {other:?}")))
-            }
-        }
-    })
 }

@@ -3,8 +3,9 @@
 
 use ostrov_store::Store;
 
+use crate::app::AppState;
+use crate::error::ApiError;
 use crate::game::Status;
-use crate::{ApiError, AppState};
 
 /// Games per page.
 pub const PER_PAGE: usize = 50;

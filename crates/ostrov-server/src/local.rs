@@ -18,8 +18,11 @@ use std::sync::Arc;
 
 use ostrov_store::AnyStore;
 
+use crate::app::AppState;
 use crate::client::Client;
-use crate::{spawn_scheduler, spawn_watcher, AppState, Clock};
+use crate::clock::Clock;
+use crate::scheduler::spawn_scheduler;
+use crate::watcher::spawn_watcher;
 
 /// A clock that stands still until moved.
 pub struct ManualClock(AtomicI64);

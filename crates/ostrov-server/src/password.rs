@@ -14,7 +14,7 @@ use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{Output, ParamsString, PasswordHash, Salt, SaltString};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// A piece of work for a password thread, given the thread's memory.
 type Job = Box<dyn FnOnce(&mut Vec<Block>) + Send>;

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, OnceCell};
 
 use crate::game::GameState;
-use crate::LoadedGame;
+use crate::loaded::LoadedGame;
 
 /// A finished game not used for this long is dropped from memory (it is folded again
 /// from its log if someone opens it).

@@ -7,9 +7,14 @@ use std::sync::Arc;
 
 use ostrov_store::Store;
 
+use crate::app::AppState;
 use crate::cache::LoadedGame;
 use crate::commit::{commit, Committed};
-use crate::{game, registry, ApiError, AppState, GameEvent, Status};
+use crate::error::ApiError;
+use crate::game;
+use crate::game::GameEvent;
+use crate::game::Status;
+use crate::registry;
 
 /// Before the host resolves the open day early: the standing Palms bloom flags become
 /// host penalties, each once and durable (the same entries as at the deadline).
@@ -88,7 +93,7 @@ pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut LoadedGame, now
 }
 
 /// Runs the game's due steps and keeps the outcome in
-/// [`GameState::broken`](crate::GameState::broken): a step that fails leaves the game
+/// [`GameState::broken`](crate::game::GameState::broken): a step that fails leaves the game
 /// readable (and open to the host's fixes), marked broken with the reason until the step
 /// runs. Returns the failure when it is new (to be logged once, not on every tick).
 pub async fn run_due<S: Store>(st: &Arc<AppState<S>>, slot: &mut LoadedGame, now: i64) -> Option<StepFailed> {

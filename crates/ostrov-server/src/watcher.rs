@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use ostrov_store::Store;
 
-use crate::{ApiError, AppState};
+use crate::app::AppState;
+use crate::error::ApiError;
 
 /// Keeps this node's games up to date with what other nodes append, when the store is
 /// shared (PostgreSQL `LISTEN/NOTIFY`): each announced append is folded in (only the new

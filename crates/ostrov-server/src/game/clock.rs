@@ -3,8 +3,9 @@
 
 use ostrov_engine::{Clock, Refusal};
 
+use super::change::Change;
 use super::event::GameEvent;
-use super::{state, Change, GameState, PublicNote, Refused, Status};
+use super::state::{state, GameState, PublicNote, Refused, Status};
 use crate::schedule::GRACE;
 
 impl GameState {

@@ -2,7 +2,7 @@
 
 use ostrov_engine::fold_name;
 
-use super::{state, GameState, Member, Refused, Status};
+use super::state::{state, GameState, Member, Refused, Status};
 
 /// Characters that render as nothing or move the text around: the engine's table of
 /// invisible characters ([`ostrov_engine::is_invisible`]: zero-width ones, bidirectional

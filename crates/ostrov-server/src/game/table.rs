@@ -3,43 +3,12 @@
 //! the host's fixes of the draws. Whatever the engine could refuse is worked out when the
 //! event is decided, on a copy of the match alone, and installed when it is evolved.
 
-use ostrov_engine::{
-    Clock, DayEntry, Game, Match, OrderEntry, PlayerEntry, Refusal, ResolveError, SeatIndex, MIN_PLAYERS,
-};
+use ostrov_engine::{Clock, DayEntry, Game, Match, OrderEntry, PlayerEntry, Refusal, ResolveError, MIN_PLAYERS};
 
+use super::change::{Accepted, Change, Opening, Started};
 use super::event::{Fix, GameEvent, SeatSpeech};
-use super::{state, Change, DayTimes, GameState, PublicNote, Refused, Status};
+use super::state::{state, DayTimes, GameState, PublicNote, Refused, Status};
 use crate::schedule::GRACE;
-
-/// A decided start: the game file with its players, the match with day 1 open.
-#[derive(Debug)]
-pub struct Started {
-    file: ostrov_engine::GameFile,
-    game: Game,
-    seats: SeatIndex,
-    m: Match,
-    before: Box<Match>,
-    day: DayTimes,
-}
-
-/// A decided opening of the next day: the match with the day open, and as it was before.
-#[derive(Debug)]
-pub struct Opening {
-    m: Match,
-    before: Match,
-    day: DayTimes,
-}
-
-/// A decided order: as the game file writes it, and as the engine takes it.
-#[derive(Debug)]
-pub struct Accepted {
-    pub(super) day: u32,
-    pub(super) entry: OrderEntry,
-    pub(super) order: ostrov_engine::Order,
-    /// The match with the 13:00 stage run, for an afternoon order that came before the
-    /// scheduler ran the stage (the engine runs it first, then takes the order).
-    after_midday: Option<Box<Match>>,
-}
 
 /// A stored order's `at`.
 fn at_of(v: &serde_json::Value) -> Option<Clock> {

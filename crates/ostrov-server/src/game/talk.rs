@@ -2,55 +2,10 @@
 //! flags on their posts. Every check here counts with [`Counts`], never by reading the
 //! posts again, so a post costs the same however many the game holds.
 
-use std::collections::HashMap;
-
+use super::change::Change;
 use super::event::{Post, Room, MAX_POST, MAX_POSTS_PER_DAY};
-use super::{state, Change, GameState, PublicNote, Refused};
-
-/// A post in the game's record.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Posted {
-    pub at: i64,
-    pub day: u32,
-    pub post: Post,
-    /// Its number in its room, from 1: what readers see (the thread's numbers never count
-    /// the pack's posts between them, O-THREAD-5).
-    pub shown: usize,
-    /// Flagged by the host.
-    pub flagged: bool,
-    /// The automatic Palms bloom flag was dismissed by the host.
-    pub dismissed: bool,
-}
-
-impl Posted {
-    /// An automatic Palms bloom flag that still stands.
-    pub fn palms_standing(&self) -> bool {
-        !self.post.banned.is_empty() && !self.dismissed
-    }
-}
-
-/// The discussion's counters: posts by account and day, posts by room.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    by_author: HashMap<(u32, i64), usize>,
-    thread: usize,
-    pack: usize,
-}
-
-impl Counts {
-    /// How many posts `user` wrote on day `day`.
-    pub fn by(&self, day: u32, user: i64) -> usize {
-        self.by_author.get(&(day, user)).copied().unwrap_or(0)
-    }
-
-    /// How many posts room `room` holds.
-    pub fn in_room(&self, room: Room) -> usize {
-        match room {
-            Room::Thread => self.thread,
-            Room::Pack => self.pack,
-        }
-    }
-}
+pub use super::posts::{Counts, Posted};
+use super::state::{state, GameState, PublicNote, Refused};
 
 impl GameState {
     pub(super) fn decide_post(&self, day: u32, post: &Post, at: i64) -> Result<Posted, Refused> {

@@ -9,11 +9,12 @@ use ostrov_store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{who, Body, Id, Object, St};
+use super::extract::{who, Body, Id, St};
+use crate::error::ApiError;
+use crate::extract::Object;
 use crate::game::{Config, GameState};
 use crate::service::{self, client_request, locked};
 use crate::view::{self, Viewer};
-use crate::ApiError;
 
 /// `POST /api/games`: the host creates a game; the response has its id and invite code.
 pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>) -> Result<Response, ApiError> {

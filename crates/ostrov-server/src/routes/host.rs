@@ -12,12 +12,12 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{who, St};
+use super::extract::{who, St};
+use crate::error::ApiError;
 use crate::game::Fix;
 use crate::service::host::{require_host, Deadline};
 use crate::service::{client_request, host_action, HostAction};
 use crate::view::{self, Viewer};
-use crate::ApiError;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

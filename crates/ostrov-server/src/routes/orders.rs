@@ -9,10 +9,11 @@ use axum::Json;
 use ostrov_store::Store;
 use serde_json::{json, Value};
 
-use super::{who, Body, Id, Object, St};
+use super::extract::{who, Body, Id, St};
+use crate::error::ApiError;
+use crate::extract::Object;
 use crate::service::{self, locked, OrderRequest};
 use crate::view;
-use crate::ApiError;
 
 /// `POST /api/games/{id}/orders`.
 pub async fn send<S: Store>(

@@ -13,10 +13,10 @@ use ostrov_store::Store;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{who, Id, St};
+use super::extract::{who, Id, St};
+use crate::error::ApiError;
 use crate::service::locked;
 use crate::view::{self, Viewer};
-use crate::ApiError;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -115,10 +115,10 @@ pub async fn inbox<S: Store>(
 }
 
 async fn full_view<S: Store>(
-    st: &std::sync::Arc<crate::AppState<S>>,
+    st: &std::sync::Arc<crate::app::AppState<S>>,
     h: &HeaderMap,
     id: i64,
-) -> Result<(tokio::sync::OwnedMutexGuard<crate::LoadedGame>, i64), ApiError> {
+) -> Result<(tokio::sync::OwnedMutexGuard<crate::cache::LoadedGame>, i64), ApiError> {
     let user = who(st, h, false).await?;
     let (slot, now) = locked(st, id).await?;
     if !Viewer::of(&slot.live, user).sees_all(&slot.live) {

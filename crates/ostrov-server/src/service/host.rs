@@ -8,9 +8,11 @@ use ostrov_engine::OrderEntry;
 use ostrov_store::Store;
 use serde_json::json;
 
-use super::locked;
+use super::locking::locked;
+use crate::app::AppState;
+use crate::error::ApiError;
 use crate::game::{Fix, GameEvent, GameState, Status};
-use crate::{ApiError, AppState, RequestId};
+use crate::idempotency::RequestId;
 
 /// The longest reason a host may give for a penalty or a removal, in characters.
 pub const MAX_REASON: usize = 500;
@@ -121,10 +123,12 @@ pub async fn host_action<S: Store, T>(
     let (mut slot, now) = locked(st, id).await?;
     host_of(&slot.live, user)?;
     let live = &slot.live;
-    if let Some((r, seq)) = request.as_ref().and_then(|r| crate::already_stored(&slot, r).transpose().map(|s| (r, s))) {
+    if let Some((r, seq)) =
+        request.as_ref().and_then(|r| crate::commit::already_stored(&slot, r).transpose().map(|s| (r, s)))
+    {
         // The same request again: the same answer, once the first is durable.
         let seq = seq?;
-        let first = crate::durable_request(st, &slot, r.id.clone(), seq);
+        let first = crate::commit::durable_request(st, &slot, r.id.clone(), seq);
         let shown = show(&slot.live, now);
         drop(slot);
         first.durable().await?;
@@ -179,9 +183,9 @@ pub async fn host_action<S: Store, T>(
         HostAction::Resume => GameEvent::Resumed {},
     };
     if matches!(ev, GameEvent::Resolved { .. }) {
-        crate::palms_penalties(st, &mut slot, now).await?;
+        crate::scheduler::palms_penalties(st, &mut slot, now).await?;
     }
-    let staged = crate::commit_request(st, &mut slot, ev, Some(user), request, now).await?;
+    let staged = crate::commit::commit_request(st, &mut slot, ev, Some(user), request, now).await?;
     let shown = show(&slot.live, now);
     drop(slot);
     let c = staged.durable().await?;

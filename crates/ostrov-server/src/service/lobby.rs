@@ -6,9 +6,14 @@ use std::sync::Arc;
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use ostrov_store::Store;
 
-use super::locked;
+use super::locking::locked;
+use crate::app::AppState;
+use crate::cache::LoadedGame;
+use crate::commit::commit;
+use crate::commit::commit_request;
+use crate::error::ApiError;
 use crate::game::{Config, GameEvent, GameState, SeatSpeech};
-use crate::{commit, commit_request, ApiError, AppState, LoadedGame, RequestId};
+use crate::idempotency::RequestId;
 
 /// A game just created.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +72,7 @@ pub async fn create_game<S: Store, T: Send + 'static>(
     })?;
     let mut b = [0u8; 12];
     OsRng.fill_bytes(&mut b);
-    let invite = crate::hex(&b);
+    let invite = crate::hex::hex(&b);
     let setup = serde_json::to_value(&config).map_err(|e| ApiError::Internal(e.to_string()))?;
     // Stored and registered in a task of its own, so that a client hanging up cannot leave
     // a game in the database that the server does not know.
@@ -119,7 +124,7 @@ pub async fn join<S: Store, T>(
     };
     let (mut slot, now) = locked(st, id).await?;
     // A resend is answered as the first time; a new seat's name is checked first.
-    let resent = request.as_ref().map(|r| crate::already_stored(&slot, r)).transpose()?.flatten().is_some();
+    let resent = request.as_ref().map(|r| crate::commit::already_stored(&slot, r)).transpose()?.flatten().is_some();
     let name = if resent { name } else { slot.live.seat_name(&name)? };
     let staged = commit_request(st, &mut slot, GameEvent::Joined { user, name }, Some(user), request, now).await?;
     let shown = show(&slot.live, now);

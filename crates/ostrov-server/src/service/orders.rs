@@ -8,9 +8,13 @@ use ostrov_store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{client_request, locked};
+use super::locking::{client_request, locked};
+use crate::app::AppState;
+use crate::commit::commit_request;
+use crate::commit::durable_request;
+use crate::commit::Committed;
+use crate::error::ApiError;
 use crate::game::{GameEvent, Status};
-use crate::{commit_request, durable_request, ApiError, AppState, Committed};
 
 /// An order as a player sends it: the fields of GAME_FILE.md's orders, without `by` and
 /// `at` (the server knows who and when).
@@ -85,7 +89,9 @@ pub async fn send_order<S: Store>(
     if b.by.as_deref().is_some_and(|by| fold_name(by) != fold_name(&me)) {
         return Err(ApiError::Conflict("not_yours", "Можно отдавать приказы только за себя.".into()));
     }
-    if let Some((r, seq)) = rid.as_ref().and_then(|r| crate::already_stored(&slot, r).transpose().map(|s| (r, s))) {
+    if let Some((r, seq)) =
+        rid.as_ref().and_then(|r| crate::commit::already_stored(&slot, r).transpose().map(|s| (r, s)))
+    {
         // The same answer as the first time, once that is durable, read back from the log.
         let seq = seq?;
         let first = durable_request(st, &slot, r.id.clone(), seq);

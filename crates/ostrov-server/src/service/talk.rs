@@ -8,9 +8,11 @@ use ostrov_engine::PlayerId;
 use ostrov_store::Store;
 
 use super::host::{host_action, HostAction};
-use super::locked;
+use super::locking::locked;
+use crate::app::AppState;
+use crate::commit::commit;
+use crate::error::ApiError;
 use crate::game::{GameEvent, GameState, Post, Room, MAX_POST};
-use crate::{commit, ApiError, AppState};
 
 /// Where a post stands: its room and the number readers see there (from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,11 +7,10 @@ use axum::response::Response;
 use ostrov_store::Store;
 use serde::Deserialize;
 
-use super::St;
-use super::{page, to, Chrome, Visitor, WebError};
+use super::page::{page, to, Chrome, St, Visitor, WebError};
 use crate::auth::{self, Credentials, Field};
+use crate::error::ApiError;
 use crate::harden::ClientAddr;
-use crate::ApiError;
 
 #[derive(Template)]
 #[template(path = "auth.html")]

@@ -16,15 +16,15 @@ use ostrov_store::Store;
 use serde::Deserialize;
 
 use super::forms::{order_forms, OrderForm, PostedOrder};
+use super::page::{page, to, Chrome, St, Visitor, WebError};
 use super::text::{countdown, game_status, players_ru, when, When};
 use super::thread::{thread_view, RoomQuery, Shown, ThreadView};
-use super::St;
-use super::{page, to, Chrome, Visitor, WebError};
+use crate::app::AppState;
+use crate::error::ApiError;
 use crate::game::{Fix, GameState, Room, Status};
 use crate::service::host::Deadline;
 use crate::service::{self, locked, HostAction};
 use crate::view::{self, Viewer};
-use crate::{ApiError, AppState};
 
 /// A refusal to show next to one form (`key`: the form's act or action), and which day
 /// and page of a room the reader asked for (`?room=…&day=…&page=…`).

@@ -12,13 +12,12 @@ use ostrov_engine::{plural, Role, RulesEntry};
 use ostrov_store::Store;
 use serde::Deserialize;
 
+use super::page::{page, to, Chrome, St, Visitor, WebError};
 use super::text::{game_status, players_ru};
-use super::St;
-use super::{page, to, Chrome, Visitor, WebError};
+use crate::error::ApiError;
 use crate::game::{Config, Status, MAX_SLOTS};
 use crate::schedule::Schedule;
 use crate::service;
-use crate::ApiError;
 
 /// A game in a list.
 pub struct Row {
@@ -403,7 +402,7 @@ struct Invite<'a> {
 }
 
 async fn invite_view<S: Store>(
-    st: &std::sync::Arc<crate::AppState<S>>,
+    st: &std::sync::Arc<crate::app::AppState<S>>,
     v: &Visitor,
     invite: &str,
     name: String,

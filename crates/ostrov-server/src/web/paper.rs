@@ -9,11 +9,10 @@ use axum::response::Response;
 use ostrov_paper::Format;
 use ostrov_store::Store;
 
-use super::St;
-use super::{page, Chrome, Visitor, WebError};
+use super::page::{page, Chrome, St, Visitor, WebError};
+use crate::error::ApiError;
 use crate::service::locked;
 use crate::view;
-use crate::ApiError;
 
 /// One bar of the tally chart.
 pub struct Bar {

@@ -8,10 +8,9 @@ use axum::response::Response;
 use ostrov_store::Store;
 use serde::Deserialize;
 
-use super::St;
-use super::{page, to, Chrome, Visitor, WebError};
+use super::page::{page, to, Chrome, St, Visitor, WebError};
 use crate::auth::{self, Profile, ProfileField, CASES};
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// One form's field.
 struct FormField {

@@ -8,8 +8,7 @@ use axum::response::Response;
 use ostrov_engine::{Event, Item, Role};
 use ostrov_store::Store;
 
-use super::St;
-use super::{page, Chrome, Visitor, WebError};
+use super::page::{page, Chrome, St, Visitor, WebError};
 
 /// What each role does (RULES.md §1), in Russian.
 fn role_text(r: Role) -> &'static str {

@@ -17,15 +17,14 @@ use futures_util::stream::{self, Stream};
 use ostrov_store::Store;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::St;
-use super::{Visitor, WebError};
+use super::page::{St, Visitor, WebError};
+use crate::error::ApiError;
 use crate::view::{self, Viewer};
-use crate::ApiError;
 
 /// What a stream knows between two events.
 struct Watch {
     rx: tokio::sync::broadcast::Receiver<i64>,
-    game: Arc<tokio::sync::Mutex<crate::LoadedGame>>,
+    game: Arc<tokio::sync::Mutex<crate::cache::LoadedGame>>,
     user: i64,
     /// The viewer's stamp last told.
     stamp: [u64; 3],

@@ -5,21 +5,18 @@
 
 use askama::Template;
 use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{Form, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use ostrov_store::Store;
 use serde::Deserialize;
 
-use super::game::{render, Notes};
+use super::page::{page, St, Visitor, WebError};
 use super::text::when;
-use super::St;
-use super::{page, to, Visitor, WebError};
+use crate::error::ApiError;
 use crate::game::{GameState, Post, Room, MAX_POST};
-use crate::service::talk::Flag;
 use crate::service::{self, locked};
 use crate::view::Viewer;
-use crate::ApiError;
 
 /// A piece of a post's text; `banned`: a banned word of Palms bloom, highlighted.
 pub struct Piece {
@@ -95,7 +92,7 @@ pub struct Shown {
     pub page: Option<usize>,
 }
 
-fn room_id(r: Room) -> &'static str {
+pub(super) fn room_id(r: Room) -> &'static str {
     match r {
         Room::Thread => "thread",
         Room::Pack => "pack",
@@ -268,7 +265,7 @@ impl RoomQuery {
     }
 }
 
-fn room_of(s: &str) -> Result<Room, WebError> {
+pub(super) fn room_of(s: &str) -> Result<Room, WebError> {
     match s {
         "" | "thread" => Ok(Room::Thread),
         "pack" => Ok(Room::Pack),
@@ -296,73 +293,6 @@ pub async fn fragment<S: Store>(
         return Err(ApiError::Forbidden.into());
     }
     Ok(page(&v, StatusCode::OK, &thread_view(&slot.live, &v, room, None, shown)))
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct PostForm {
-    csrf: String,
-    room: String,
-    text: String,
-}
-
-/// `POST /games/{id}/thread`: a post to the thread or the pack's chat.
-pub async fn post<S: Store>(
-    State(st): St<S>,
-    h: HeaderMap,
-    p: Id,
-    Form(f): Form<PostForm>,
-) -> Result<Response, WebError> {
-    let v = Visitor::of(&st, &h).await?;
-    let user = v.id()?;
-    v.check(&f.csrf)?;
-    let Path(id) = p.map_err(ApiError::from)?;
-    let room = room_of(&f.room)?;
-    let key = if room == Room::Pack { "post_pack" } else { "post" };
-    match service::post(&st, id, user, v.name(), room, &f.text).await {
-        Ok(_) => Ok(to(&format!("/games/{id}#{}", room_id(room)))),
-        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
-        Err(e) => render(&st, &v, id, Notes::error(key, e.message())).await,
-    }
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct FlagForm {
-    csrf: String,
-    /// The post's number (1-based).
-    post: String,
-    /// `flag` or `dismiss`.
-    action: String,
-}
-
-/// `POST /games/{id}/flag`: the host flags a post (for a player's post on the open day
-/// also the host penalty: that player's vote does not count today), or dismisses an
-/// automatic Palms bloom flag.
-pub async fn flag<S: Store>(
-    State(st): St<S>,
-    h: HeaderMap,
-    p: Id,
-    Form(f): Form<FlagForm>,
-) -> Result<Response, WebError> {
-    let v = Visitor::of(&st, &h).await?;
-    let user = v.id()?;
-    v.check(&f.csrf)?;
-    let Path(id) = p.map_err(ApiError::from)?;
-    let no: usize = match f.post.trim().parse() {
-        Ok(n) if n >= 1 => n,
-        _ => return render(&st, &v, id, Notes::error("post", "Не указано, какое сообщение.".into())).await,
-    };
-    let what = match f.action.as_str() {
-        "flag" => Flag::Violation,
-        "dismiss" => Flag::DismissPalms,
-        _ => return render(&st, &v, id, Notes::error("post", "Неизвестное действие.".into())).await,
-    };
-    match service::flag(&st, id, user, no, what).await {
-        Ok(a) => Ok(to(&format!("/games/{id}#post-{}-{}", room_id(a.room), a.shown))),
-        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
-        Err(e) => render(&st, &v, id, Notes::error("post", e.message())).await,
-    }
 }
 
 /// `GET /games/{id}/thread.md`: the whole discussion as Markdown (the host's; the pack's

@@ -1,0 +1,61 @@
+//! A decided event ([`Decision`]): what it will change, worked out by the fold's modules
+//! and applied by [`super::fold`].
+
+use ostrov_engine::{DayEntry, Game, Match, OrderEntry, SeatIndex};
+
+use super::posts::Posted;
+use super::state::{Audience, DayTimes, Member};
+
+/// A decided event: what it will change, with everything that could fail worked out.
+/// Only [`GameState::decide`] makes one, and [`GameState::evolve`] applies it.
+#[derive(Debug)]
+pub struct Decision {
+    pub(super) audience: Audience,
+    pub(super) change: Change,
+}
+
+#[derive(Debug)]
+pub(super) enum Change {
+    Join(Member),
+    Start(Box<Started>),
+    Open(Box<Opening>),
+    Order(Box<Accepted>),
+    Midday { day: u32 },
+    Resolve { day: u32, early: bool, m: Box<Match> },
+    Fix { day: u32, entry: Box<DayEntry>, m: Option<Box<Match>> },
+    Extend { day: u32, deadline_at: i64 },
+    Pause,
+    Resume,
+    Post(Box<Posted>),
+    Flag { post: usize, dismiss: bool },
+}
+
+/// A decided start: the game file with its players, the match with day 1 open.
+#[derive(Debug)]
+pub struct Started {
+    pub(super) file: ostrov_engine::GameFile,
+    pub(super) game: Game,
+    pub(super) seats: SeatIndex,
+    pub(super) m: Match,
+    pub(super) before: Box<Match>,
+    pub(super) day: DayTimes,
+}
+
+/// A decided opening of the next day: the match with the day open, and as it was before.
+#[derive(Debug)]
+pub struct Opening {
+    pub(super) m: Match,
+    pub(super) before: Match,
+    pub(super) day: DayTimes,
+}
+
+/// A decided order: as the game file writes it, and as the engine takes it.
+#[derive(Debug)]
+pub struct Accepted {
+    pub(super) day: u32,
+    pub(super) entry: OrderEntry,
+    pub(super) order: ostrov_engine::Order,
+    /// The match with the 13:00 stage run, for an afternoon order that came before the
+    /// scheduler ran the stage (the engine runs it first, then takes the order).
+    pub(super) after_midday: Option<Box<Match>>,
+}

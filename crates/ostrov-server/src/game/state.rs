@@ -1,0 +1,224 @@
+//! The fold of a game's log ([`GameState`]) and the small types it is made of: what the
+//! fold's modules ([`super::table`], [`super::talk`], [`super::clock`], [`super::lobby`])
+//! extend, and what the dispatch of an event ([`super::fold`]) decides and evolves.
+
+use std::collections::HashMap;
+
+use ostrov_engine::{DayEntry, Game, GameFile, Match, PlayerId, SeatIndex, Winner};
+use serde::Serialize;
+
+use super::event::Config;
+use super::posts::{Counts, Posted};
+use crate::schedule::Times;
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Players are joining.
+    Lobby,
+    Running,
+    Over,
+}
+
+/// A seat and the account that holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub user: i64,
+    pub name: String,
+}
+
+/// The times of one day.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DayTimes {
+    pub opened_at: i64,
+    pub midday_at: i64,
+    pub deadline_at: i64,
+    pub midday_done: bool,
+    pub resolved_at: Option<i64>,
+    /// The game-day time of the day's latest order (00:00 before any).
+    pub last_at: ostrov_engine::Clock,
+}
+
+/// A host action the rules make public, for the game's history.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PublicNote {
+    pub at: i64,
+    pub day: u32,
+    pub text: String,
+}
+
+/// Why an event cannot be applied.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Refused {
+    /// The engine refuses the order.
+    Rule(ostrov_engine::Refusal),
+    /// The event does not fit where the game is; a Russian message.
+    State(&'static str, String),
+}
+
+impl Refused {
+    /// The refusal in Russian.
+    pub fn ru(&self) -> String {
+        match self {
+            Refused::Rule(r) => r.ru().to_string(),
+            Refused::State(_, m) => m.clone(),
+        }
+    }
+}
+
+pub(crate) fn state(code: &'static str, msg: impl Into<String>) -> Refused {
+    Refused::State(code, msg.into())
+}
+
+/// Who may see what one event changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// Everyone who may look at the game.
+    Everyone,
+    /// The pack (werewolves and the halfblood, dead or alive) and the host.
+    Pack,
+    /// One seat (by its index) and the host.
+    Seat(usize),
+    /// The host alone.
+    Host,
+}
+
+/// How many folded events each audience could see the effect of. The host sees every
+/// event ([`GameState::seq`]); a viewer's own count is what [`crate::view::stamp`] reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChangeCounts {
+    pub everyone: u64,
+    pub pack: u64,
+    /// By seat index.
+    pub seats: Vec<u64>,
+}
+
+impl ChangeCounts {
+    pub(super) fn count(&mut self, audience: Audience) {
+        match audience {
+            Audience::Everyone => self.everyone += 1,
+            Audience::Pack => self.pack += 1,
+            Audience::Seat(i) => {
+                if self.seats.len() <= i {
+                    self.seats.resize(i + 1, 0);
+                }
+                self.seats[i] += 1;
+            }
+            Audience::Host => {}
+        }
+    }
+}
+
+/// The fold of a game's log.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub id: i64,
+    pub host: i64,
+    pub config: Config,
+    pub times: Times,
+    pub members: Vec<Member>,
+    pub status: Status,
+    pub started_at: Option<i64>,
+    /// The game file: setup, players, and every day's fixed draws and orders.
+    pub file: GameFile,
+    pub game: Option<Game>,
+    /// The seats by their names' skeletons, made once at the start: an order is checked
+    /// against it without computing every seat's skeleton again under the game's lock.
+    pub seats: SeatIndex,
+    pub m: Option<Match>,
+    /// The match as it stood just before the open day opened: a fix of the open day replays
+    /// only that day from here, so the days already resolved are never played again.
+    pub before_open: Option<Box<Match>>,
+    pub days: Vec<DayTimes>,
+    /// When the next day opens, between a resolution and the next opening.
+    pub next_open_at: Option<i64>,
+    pub paused_at: Option<i64>,
+    pub history: Vec<PublicNote>,
+    /// The discussion: every post, in order.
+    pub posts: Vec<Posted>,
+    /// How many posts each account wrote on each day, and in each room: what the caps and
+    /// the numbers readers see count without reading every post again.
+    pub(crate) post_counts: Counts,
+    /// The orders each sender has sent on the open day (changes included), by name: what
+    /// the cap of orders a day counts without reading the day's orders.
+    pub sent_today: HashMap<String, usize>,
+    /// The last sequence number folded.
+    pub seq: i64,
+    /// How many folded events each audience could see the effect of: what the live
+    /// stream compares to tell a viewer only of what that viewer may see (issue 28).
+    pub changes: ChangeCounts,
+    /// Why the game cannot go on by itself, for the host: a scheduler step that fails (the
+    /// server retries it). Set by the server, not by the fold.
+    pub broken: Option<String>,
+}
+
+impl GameState {
+    /// A game from its `created` event.
+    pub fn new(id: i64, host: i64, config: Config) -> Result<GameState, String> {
+        let times = config.check()?;
+        let file = config.file(&[]);
+        Ok(GameState {
+            id,
+            host,
+            config,
+            times,
+            members: Vec::new(),
+            status: Status::Lobby,
+            started_at: None,
+            file,
+            game: None,
+            seats: SeatIndex::default(),
+            m: None,
+            before_open: None,
+            days: Vec::new(),
+            next_open_at: None,
+            paused_at: None,
+            history: Vec::new(),
+            posts: Vec::new(),
+            post_counts: Counts::default(),
+            sent_today: HashMap::new(),
+            seq: 0,
+            changes: ChangeCounts::default(),
+            broken: None,
+        })
+    }
+
+    /// The open day's number, if a day is open.
+    pub fn open_day(&self) -> Option<u32> {
+        let d = self.days.len();
+        (self.status == Status::Running && d > 0 && self.days[d - 1].resolved_at.is_none()).then_some(d as u32)
+    }
+
+    /// The seat of a user.
+    pub fn seat_of(&self, user: i64) -> Option<PlayerId> {
+        self.members.iter().position(|m| m.user == user).map(|i| PlayerId(i as u16))
+    }
+
+    /// The name of the seat `name` names, however it is written (a look-alike of a seat's
+    /// name is that seat); `None` before the start or when no seat matches.
+    pub fn seated_as(&self, name: &str) -> Option<&str> {
+        let seat = self.seats.find(name)?;
+        Some(self.game.as_ref()?.setup.seats.get(seat.index())?.name.as_str())
+    }
+
+    /// The game file that replays the game: the days that have opened (a fix of the next
+    /// day, waiting for it to open, is not a day of the game yet).
+    pub fn exported(&self) -> GameFile {
+        let mut file = self.file.clone();
+        file.days.truncate(self.days.len());
+        file
+    }
+
+    /// The winner, once the game is over.
+    pub fn winner(&self) -> Option<Winner> {
+        self.m.as_ref().and_then(Match::winner)
+    }
+
+    pub(super) fn day_entry(&mut self, day: u32) -> &mut DayEntry {
+        while self.file.days.len() < day as usize {
+            self.file.days.push(DayEntry::default());
+        }
+        &mut self.file.days[day as usize - 1]
+    }
+}

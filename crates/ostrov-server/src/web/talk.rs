@@ -1,0 +1,85 @@
+//! The thread's forms: a post to the thread or the pack's chat, and the host's flag.
+
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Form, Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use ostrov_store::Store;
+use serde::Deserialize;
+
+use super::game::{render, Notes};
+use super::page::{to, St, Visitor, WebError};
+use super::thread::{room_id, room_of};
+use crate::error::ApiError;
+use crate::game::Room;
+use crate::service;
+use crate::service::talk::Flag;
+
+type Id = Result<Path<i64>, PathRejection>;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct PostForm {
+    csrf: String,
+    room: String,
+    text: String,
+}
+
+/// `POST /games/{id}/thread`: a post to the thread or the pack's chat.
+pub async fn post<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    Form(f): Form<PostForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    let room = room_of(&f.room)?;
+    let key = if room == Room::Pack { "post_pack" } else { "post" };
+    match service::post(&st, id, user, v.name(), room, &f.text).await {
+        Ok(_) => Ok(to(&format!("/games/{id}#{}", room_id(room)))),
+        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
+        Err(e) => render(&st, &v, id, Notes::error(key, e.message())).await,
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct FlagForm {
+    csrf: String,
+    /// The post's number (1-based).
+    post: String,
+    /// `flag` or `dismiss`.
+    action: String,
+}
+
+/// `POST /games/{id}/flag`: the host flags a post (for a player's post on the open day
+/// also the host penalty: that player's vote does not count today), or dismisses an
+/// automatic Palms bloom flag.
+pub async fn flag<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    Form(f): Form<FlagForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    let no: usize = match f.post.trim().parse() {
+        Ok(n) if n >= 1 => n,
+        _ => return render(&st, &v, id, Notes::error("post", "Не указано, какое сообщение.".into())).await,
+    };
+    let what = match f.action.as_str() {
+        "flag" => Flag::Violation,
+        "dismiss" => Flag::DismissPalms,
+        _ => return render(&st, &v, id, Notes::error("post", "Неизвестное действие.".into())).await,
+    };
+    match service::flag(&st, id, user, no, what).await {
+        Ok(a) => Ok(to(&format!("/games/{id}#post-{}-{}", room_id(a.room), a.shown))),
+        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
+        Err(e) => render(&st, &v, id, Notes::error("post", e.message())).await,
+    }
+}
