@@ -57,6 +57,9 @@ pub async fn layer(State(o): State<Options>, mut req: Request, next: Next) -> Re
     h.insert("x-frame-options", HeaderValue::from_static("DENY"));
     h.insert("referrer-policy", HeaderValue::from_static("same-origin"));
     h.entry(header::CONTENT_SECURITY_POLICY).or_insert(HeaderValue::from_static(CSP));
+    // Secrets are not cached (issue 28, point 10): every answer is per viewer unless it
+    // says otherwise (the static files do), so neither a browser nor a proxy keeps one.
+    h.entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
     if https {
         let cookies: Vec<HeaderValue> = h.get_all(header::SET_COOKIE).iter().cloned().collect();
         if !cookies.is_empty() {

@@ -122,7 +122,17 @@ pub async fn join<S: Store, T>(
         Some(n) => n,
         None => st.store.user_by_id(user).await?.ok_or(ApiError::Unauthorized)?.name,
     };
+    let host = st.store.game(id).await?.ok_or(ApiError::NotFound)?.host_id;
+    let host_name = st.store.user_by_id(host).await?.map(|u| u.name);
     let (mut slot, now) = locked(st, id).await?;
+    // The host's account name and its look-alikes are the host's in this game (issue 28,
+    // point 7): a seat under it would speak as the host.
+    if host_name.is_some_and(|h| ostrov_engine::skeleton(&h) == ostrov_engine::skeleton(&name)) {
+        return Err(ApiError::Conflict(
+            "bad_name",
+            format!("Имя «{}» — это имя ведущего этой игры (или выглядит так же): выберите другое.", name.trim()),
+        ));
+    }
     // A resend is answered as the first time; a new seat's name is checked first.
     let resent = request.as_ref().map(|r| crate::commit::already_stored(&slot, r)).transpose()?.flatten().is_some();
     let name = if resent { name } else { slot.live.seat_name(&name)? };

@@ -89,6 +89,25 @@ pub async fn post<S: Store>(
     if !may_read(live, user, room) {
         return Err(ApiError::Forbidden);
     }
+    // A finished game is final (issue 28, point 9): its discussion takes nothing more.
+    if live.status == crate::game::Status::Over {
+        return Err(ApiError::Conflict(
+            "game_over",
+            "Игра окончена: обсуждение закрыто, новые сообщения не принимаются.".into(),
+        ));
+    }
+    // O-THREAD-4: the dead read the pack's chat but do not write in it (the seed's
+    // forbidden actions: the dead may not sway the game).
+    if room == Room::Pack {
+        if let (Some(p), Some(m)) = (live.seat_of(user), live.m.as_ref()) {
+            if !m.state.alive(p) {
+                return Err(ApiError::Conflict(
+                    "dead_in_pack",
+                    "Мёртвые читают чат стаи, но не пишут в него: стая решает без вас.".into(),
+                ));
+            }
+        }
+    }
     let (name, speaker, banned) = if live.host == user {
         (account.to_string(), "host".to_string(), Vec::new())
     } else if let Some(p) = live.seat_of(user) {

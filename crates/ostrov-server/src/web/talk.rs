@@ -40,7 +40,11 @@ pub async fn post<S: Store>(
     let key = if room == Room::Pack { "post_pack" } else { "post" };
     match service::post(&st, id, user, v.name(), room, &f.text).await {
         Ok(_) => Ok(to(&format!("/games/{id}#{}", room_id(room)))),
-        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
+        // A finished game shows no post form to put the refusal next to: the error page
+        // says it, with its 409.
+        Err(
+            e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound | ApiError::Conflict("game_over", _)),
+        ) => Err(e.into()),
         Err(e) => render(&st, &v, id, Notes::error(key, e.message())).await,
     }
 }
