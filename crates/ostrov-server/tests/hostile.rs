@@ -8,21 +8,11 @@ mod support;
 
 support::both_stores!(the_dead_read_the_pack_but_do_not_post, a_finished_game_takes_no_post);
 
-use ostrov_server::client::{Client, Reply};
+use ostrov_server::client::Client;
 use serde_json::json;
-use support::{error, no_events, ok, Server, HOUR, START};
+use support::{error, no_events, ok, web_post, Server, HOUR, START};
 
 const NAMES: [&str; 6] = ["Алла", "Борис", "Вера", "Глеб", "Дана", "Егор"];
-
-/// A post from the web form (the token read from the game page): the reply.
-fn web_post(c: &mut Client, id: i64, room: &str, text: &str) -> Reply {
-    let page = c.get(&format!("/games/{id}")).unwrap().body;
-    let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
-    let token = page[at..].split('"').next().unwrap().to_string();
-    let enc = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
-    let body = format!("csrf={token}&room={room}&text={}", enc(text));
-    c.raw("POST", &format!("/games/{id}/thread"), "application/x-www-form-urlencoded", body.as_bytes()).unwrap()
-}
 
 struct Table {
     server: Server,

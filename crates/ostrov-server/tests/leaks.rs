@@ -73,15 +73,9 @@ fn table() -> Table {
     Table { server, host, players, outsider, id, roles }
 }
 
-/// A post from the web form (the token read from the game page).
+/// A post from the web form that must be taken.
 fn web_post(c: &mut Client, id: i64, room: &str, text: &str) {
-    let page = c.get(&format!("/games/{id}")).unwrap().body;
-    let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
-    let token = page[at..].split('"').next().unwrap().to_string();
-    let enc = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
-    let body = format!("csrf={token}&room={room}&text={}", enc(text));
-    let r =
-        c.raw("POST", &format!("/games/{id}/thread"), "application/x-www-form-urlencoded", body.as_bytes()).unwrap();
+    let r = support::web_post(c, id, room, text);
     assert_eq!(r.status, 303, "{}", r.body);
 }
 

@@ -127,7 +127,7 @@ pub async fn join<S: Store, T>(
     let (mut slot, now) = locked(st, id).await?;
     // The host's account name and its look-alikes are the host's in this game (issue 28,
     // point 7): a seat under it would speak as the host.
-    if host_name.is_some_and(|h| ostrov_engine::skeleton(&h) == ostrov_engine::skeleton(&name)) {
+    if user != host && host_name.is_some_and(|h| ostrov_engine::skeleton(&h) == ostrov_engine::skeleton(&name)) {
         return Err(ApiError::Conflict(
             "bad_name",
             format!("Имя «{}» — это имя ведущего этой игры (или выглядит так же): выберите другое.", name.trim()),

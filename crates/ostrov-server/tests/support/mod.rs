@@ -199,3 +199,14 @@ pub fn no_events() -> Value {
     ];
     Value::Object(ids.iter().map(|i| (i.to_string(), json!(0))).collect())
 }
+
+/// A post from the game page's web form (the CSRF token read from the page), as `c`: the
+/// reply (303 when the post was taken).
+pub fn web_post(c: &mut Client, id: i64, room: &str, text: &str) -> Reply {
+    let page = c.get(&format!("/games/{id}")).unwrap().body;
+    let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
+    let token = page[at..].split('"').next().unwrap().to_string();
+    let enc = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
+    let body = format!("csrf={token}&room={room}&text={}", enc(text));
+    c.raw("POST", &format!("/games/{id}/thread"), "application/x-www-form-urlencoded", body.as_bytes()).unwrap()
+}
