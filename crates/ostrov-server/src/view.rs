@@ -330,6 +330,13 @@ fn replaced_kind(act: &str) -> Option<&'static str> {
         Act::Megaphone => Some("megaphone"),
         Act::Authority => Some("authority"),
         Act::Sentence => Some("sentence"),
+        // One of each stands, as the engine keeps it (`Match::standing_orders`): the last
+        // bunker request, exchange, light, pair and question.
+        Act::Bunker => Some("bunker"),
+        Act::Exchange => Some("exchange"),
+        Act::Light => Some("light"),
+        Act::Pair => Some("pair"),
+        Act::Ask => Some("ask"),
         _ => None,
     }
 }

@@ -143,3 +143,24 @@ fn per_user_answers_are_not_cached() {
         assert_eq!(cc.as_deref(), Some("no-store"), "GET {path}");
     }
 }
+
+/// Issue 27: the orders in force are the engine's (R-ORDER-1): of two exchange requests
+/// only the last stands, as the engine keeps it, not both as the view used to list.
+#[test]
+fn only_the_last_exchange_request_is_in_force() {
+    let server = Server::start();
+    let mut host = server.user("Распорядитель");
+    let g = ok(&host.post("/api/games", json!({"title": "Обмен", "slots": 6, "seed": 9u64})).unwrap());
+    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
+    let mut players = server.join_all(&invite, &NAMES);
+    ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
+    ok(&host.post(&format!("/api/games/{id}/host/fix"), json!({"event": "exchange"})).unwrap());
+    server.clock.set(START + 10 * HOUR);
+    for target in ["Борис", "Вера"] {
+        ok(&players[0].post(&format!("/api/games/{id}/orders"), json!({"act": "exchange", "target": target})).unwrap());
+    }
+    let mine = ok(&players[0].get(&format!("/api/games/{id}/orders")).unwrap());
+    let exchanges: Vec<_> = mine["orders"].as_array().unwrap().iter().filter(|o| o["act"] == "exchange").collect();
+    assert_eq!(exchanges.len(), 1, "{mine}");
+    assert_eq!(exchanges[0]["target"], "Вера");
+}
