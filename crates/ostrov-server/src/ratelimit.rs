@@ -5,11 +5,15 @@
 //!   makes the next attempt wait, 1 s after the first, doubling up to [`MAX_WAIT`].
 //! - **Per address**: the same with [`FREE_FAILURES_PER_ADDRESS`], so that one client
 //!   guessing many names is slowed too.
-//! - **The owner is not locked out**: an address from which the account logged in within
-//!   [`KNOWN_FOR`] passes the account's wait (but not its own address's).
+//! - **The owner is not locked out**: from an address the account logged in from within
+//!   [`KNOWN_FOR`], the account's wait is that address's own count for the account (the
+//!   same [`FREE_FAILURES`], the same backoff), not the count of guesses from elsewhere; a
+//!   known address never means unlimited guesses (issue 28, point 14).
+//! - **IPv6 by /64**: an address is counted by its /64 network, what one host is given.
 //!
 //! Failures are forgotten [`WINDOW`] seconds after the last one; a right password clears
-//! the account's and the address's count. Each table keeps at most [`MAX_KEYS`] keys
+//! only that account's own counts (never the address's: logging into one's own account
+//! between guesses at others buys nothing). Each table keeps at most [`MAX_KEYS`] keys
 //! (the oldest are dropped first), so failed logins cannot fill the memory.
 
 use std::collections::HashMap;
@@ -85,8 +89,21 @@ impl<K: std::hash::Hash + Eq + Clone> Table<K> {
 struct Inner {
     accounts: Table<String>,
     addresses: Table<IpAddr>,
+    /// Failures for an account from one address: what a known address is held to.
+    pairs: Table<(String, IpAddr)>,
     /// (account key, address) → the last login from there.
     known: HashMap<(String, IpAddr), i64>,
+}
+
+/// The key of a client address: an IPv4 address itself, an IPv6 address its /64 network.
+fn bucket(a: IpAddr) -> IpAddr {
+    match a {
+        IpAddr::V4(_) => a,
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+    }
 }
 
 pub struct Limiter {
@@ -95,7 +112,14 @@ pub struct Limiter {
 
 impl Default for Limiter {
     fn default() -> Self {
-        Limiter { inner: Mutex::new(Inner { accounts: Table::new(), addresses: Table::new(), known: HashMap::new() }) }
+        Limiter {
+            inner: Mutex::new(Inner {
+                accounts: Table::new(),
+                addresses: Table::new(),
+                pairs: Table::new(),
+                known: HashMap::new(),
+            }),
+        }
     }
 }
 
@@ -107,13 +131,17 @@ impl Limiter {
     /// `Err(seconds to wait)` when an attempt for `key` from `addr` must wait at `now`.
     pub fn check(&self, key: &str, addr: Option<IpAddr>, now: i64) -> Result<(), i64> {
         let inner = self.lock();
-        if let Some(a) = addr {
+        if let Some(a) = addr.map(bucket) {
             if let Some(w) = inner.addresses.wait(&a, FREE_FAILURES_PER_ADDRESS, now) {
                 return Err(w);
             }
-            let known = inner.known.get(&(key.to_string(), a)).is_some_and(|&t| now - t < KNOWN_FOR);
+            let pair = (key.to_string(), a);
+            let known = inner.known.get(&pair).is_some_and(|&t| now - t < KNOWN_FOR);
             if known {
-                return Ok(());
+                return match inner.pairs.wait(&pair, FREE_FAILURES, now) {
+                    Some(w) => Err(w),
+                    None => Ok(()),
+                };
             }
         }
         match inner.accounts.wait(&key.to_string(), FREE_FAILURES, now) {
@@ -126,18 +154,19 @@ impl Limiter {
     pub fn fail(&self, key: &str, addr: Option<IpAddr>, now: i64) {
         let mut inner = self.lock();
         inner.accounts.fail(&key.to_string(), now);
-        if let Some(a) = addr {
+        if let Some(a) = addr.map(bucket) {
             inner.addresses.fail(&a, now);
+            inner.pairs.fail(&(key.to_string(), a), now);
         }
     }
 
-    /// A right password: the counts of `key` and `addr` are cleared and the address is
-    /// known for the account from now on.
+    /// A right password: the account's own counts are cleared (never the address's) and
+    /// the address is known for the account from now on.
     pub fn succeed(&self, key: &str, addr: Option<IpAddr>, now: i64) {
         let mut inner = self.lock();
         inner.accounts.map.remove(key);
-        if let Some(a) = addr {
-            inner.addresses.map.remove(&a);
+        if let Some(a) = addr.map(bucket) {
+            inner.pairs.map.remove(&(key.to_string(), a));
             if inner.known.len() >= MAX_KEYS {
                 inner.known.retain(|_, t| now - *t < KNOWN_FOR);
             }
@@ -222,6 +251,59 @@ mod tests {
         }
         let (accounts, addresses, _) = l.size();
         assert!(accounts <= MAX_KEYS && addresses <= MAX_KEYS, "{accounts} {addresses}");
+    }
+
+    /// Issue 28, point 14: logging into one's own account between guesses at others does
+    /// not clear the address's count.
+    #[test]
+    fn a_right_password_does_not_clear_the_addresss_count() {
+        let l = Limiter::default();
+        let a = ip("10.0.0.9");
+        // 60 guesses sprayed over 30 accounts in one second, a right login to one's own
+        // account after every 15 (the attack of issue 28): the address waits after 20.
+        let t = 1000;
+        let mut let_through = 0;
+        for round in 0..4 {
+            for k in 0..15 {
+                let name = format!("ЖЕРТВА{}", (round * 15 + k) % 30);
+                if l.check(&name, a, t).is_ok() {
+                    let_through += 1;
+                    l.fail(&name, a, t);
+                }
+            }
+            l.succeed("СВОЙ", a, t);
+        }
+        assert_eq!(let_through, FREE_FAILURES_PER_ADDRESS);
+        assert!(l.check("ЕЩЁ", a, t).is_err(), "20 sprayed guesses: the address waits whatever the own logins");
+    }
+
+    /// Issue 28, point 14: a known address gets the account's own allowance, not unlimited
+    /// guesses.
+    #[test]
+    fn a_known_address_is_not_unlimited() {
+        let l = Limiter::default();
+        let home = ip("10.0.0.1");
+        l.succeed("ВИКА", home, 10);
+        for i in 0..FREE_FAILURES as i64 {
+            assert!(l.check("ВИКА", home, 100 + i).is_ok());
+            l.fail("ВИКА", home, 100 + i);
+        }
+        assert!(l.check("ВИКА", home, 100 + FREE_FAILURES as i64 - 1).is_err(), "the known address waits too");
+        // The owner's right password there clears it.
+        l.succeed("ВИКА", home, 200);
+        assert!(l.check("ВИКА", home, 200).is_ok());
+    }
+
+    /// Issue 28, point 14: IPv6 addresses of one /64 are one client.
+    #[test]
+    fn ipv6_is_counted_by_its_64() {
+        let l = Limiter::default();
+        for i in 0..FREE_FAILURES_PER_ADDRESS {
+            let a: IpAddr = format!("2001:db8:1:2::{:x}", i + 1).parse().unwrap();
+            l.fail(&format!("ИМЯ{i}"), Some(a), 100);
+        }
+        assert!(l.check("ДРУГОЕ", ip("2001:db8:1:2:ffff::1"), 100).is_err());
+        assert!(l.check("ДРУГОЕ", ip("2001:db8:1:3::1"), 100).is_ok(), "another /64 is another client");
     }
 }
 
