@@ -135,6 +135,24 @@ fn paper_title(day: u32, kind: &str) -> String {
     }
 }
 
+/// How a player left the game, agreeing with their gender (issue 29, point 2): «Даша
+/// линчёвана», «Аня погибла ночью»; for a player whose gender is unknown, a noun that
+/// needs none («линчевание», «гибель ночью»), never «(а)».
+fn death_ru(how: &str, gender: Option<ostrov_engine::ru::Gender>) -> &'static str {
+    use ostrov_engine::ru::Gender::{Female, Male};
+    match (how, gender) {
+        ("lynch", Some(Male)) => "линчёван",
+        ("lynch", Some(Female)) => "линчёвана",
+        ("lynch", None) => "линчевание",
+        ("night", Some(Male)) => "погиб ночью",
+        ("night", Some(Female)) => "погибла ночью",
+        ("night", None) => "гибель ночью",
+        (_, Some(Male)) => "исключён ведущим",
+        (_, Some(Female)) => "исключена ведущим",
+        (_, None) => "исключение ведущим",
+    }
+}
+
 /// The players in list order as `viewer` may see them (the same view as the API's).
 fn players(live: &GameState, viewer: Viewer, now: i64) -> Vec<PlayerRow> {
     let v = view::game(live, viewer, now);
@@ -144,15 +162,9 @@ fn players(live: &GameState, viewer: Viewer, now: i64) -> Vec<PlayerRow> {
         .into_iter()
         .enumerate()
         .map(|(i, p)| {
+            let gender = live.m.as_ref().and_then(|m| m.state.list_order.get(i).and_then(|q| m.state.who(*q).gender()));
             let status = match p.death {
-                Some(d) => {
-                    let how = match d.how {
-                        "lynch" => "линчеван",
-                        "night" => "погиб ночью",
-                        _ => "исключён ведущим",
-                    };
-                    format!("{how}, день {}", d.day)
-                }
+                Some(d) => format!("{}, день {}", death_ru(d.how, gender), d.day),
                 None => "в игре".to_string(),
             };
             let item = p.item.map(|i| match i {
@@ -470,5 +482,25 @@ pub async fn host<S: Store>(
         Ok(_) => Ok(to(&format!("/games/{id}"))),
         Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
         Err(e) => render(&st, &v, id, Notes::error(&key, e.message())).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::death_ru;
+    use ostrov_engine::ru::Gender;
+
+    /// Issue 29, point 2: the players' status agrees with each player's gender.
+    #[test]
+    fn how_a_player_left_agrees_with_their_gender() {
+        assert_eq!(death_ru("lynch", Some(Gender::Female)), "линчёвана");
+        assert_eq!(death_ru("night", Some(Gender::Female)), "погибла ночью");
+        assert_eq!(death_ru("removed", Some(Gender::Female)), "исключена ведущим");
+        assert_eq!(death_ru("lynch", Some(Gender::Male)), "линчёван");
+        assert_eq!(death_ru("night", Some(Gender::Male)), "погиб ночью");
+        // Unknown gender: a noun, with no gendered ending and no «(а)».
+        assert_eq!(death_ru("lynch", None), "линчевание");
+        assert_eq!(death_ru("night", None), "гибель ночью");
+        assert_eq!(death_ru("removed", None), "исключение ведущим");
     }
 }
