@@ -40,6 +40,20 @@ pub struct DayTimes {
     pub last_at: ostrov_engine::Clock,
 }
 
+impl DayTimes {
+    /// A day opened at `at`, with its 13:00 and its deadline, nothing run yet.
+    pub fn opened(at: i64, midday_at: i64, deadline_at: i64) -> DayTimes {
+        DayTimes {
+            opened_at: at,
+            midday_at,
+            deadline_at,
+            midday_done: false,
+            resolved_at: None,
+            last_at: ostrov_engine::Clock(0),
+        }
+    }
+}
+
 /// A host action the rules make public, for the game's history.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PublicNote {

@@ -84,14 +84,7 @@ impl GameState {
         m.open_day(&game.setup.plan(1, &DayEntry::default()).map_err(|e| state("bad_setup", e.to_string()))?)
             .map_err(|e| state("engine", resolve_error_ru(&e)))?;
         let seats = game.setup.seat_index();
-        let day = DayTimes {
-            opened_at: at,
-            midday_at,
-            deadline_at,
-            midday_done: false,
-            resolved_at: None,
-            last_at: Clock(0),
-        };
+        let day = DayTimes::opened(at, midday_at, deadline_at);
         Ok(Box::new(Started { file, game, seats, m, before, day }))
     }
 
@@ -121,14 +114,7 @@ impl GameState {
         let before = self.running()?.clone();
         let mut m = before.clone();
         m.open_day(&plan).map_err(|e| state("engine", resolve_error_ru(&e)))?;
-        let day = DayTimes {
-            opened_at: at,
-            midday_at,
-            deadline_at,
-            midday_done: false,
-            resolved_at: None,
-            last_at: Clock(0),
-        };
+        let day = DayTimes::opened(at, midday_at, deadline_at);
         Ok(Box::new(Opening { m, before, day }))
     }
 
