@@ -371,7 +371,7 @@ fn a_day_in_a_real_browser() {
     d.shoot("host", 360);
     d.go(&format!("{game}/papers/1/evening"));
     let s = d.wait_for("Голоса дня");
-    assert!(s.contains(NAMES[victim]) && s.contains("— линчеван"), "{s}");
+    assert!(s.contains(NAMES[victim]) && s.contains("— линч"), "{s}");
     d.shoot("newspaper", 1280);
     d.shoot("newspaper", 360);
 

@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::forms::{order_forms, OrderForm, PostedOrder};
 use super::page::{page, to, Chrome, St, Visitor, WebError};
-use super::text::{countdown, game_status, players_ru, when, When};
+use super::text::{countdown, death_ru, game_status, players_ru, when, When};
 use super::thread::{thread_view, RoomQuery, Shown, ThreadView};
 use crate::app::AppState;
 use crate::error::ApiError;
@@ -132,24 +132,6 @@ fn paper_title(day: u32, kind: &str) -> String {
         "bulletin" => format!("День {day}: сводка в 13:00"),
         "evening" => format!("День {day}: итоги дня"),
         _ => "Итоговая газета".to_string(),
-    }
-}
-
-/// How a player left the game, agreeing with their gender (issue 29, point 2): «Даша
-/// линчёвана», «Аня погибла ночью»; for a player whose gender is unknown, a noun that
-/// needs none («линчевание», «гибель ночью»), never «(а)».
-fn death_ru(how: &str, gender: Option<ostrov_engine::ru::Gender>) -> &'static str {
-    use ostrov_engine::ru::Gender::{Female, Male};
-    match (how, gender) {
-        ("lynch", Some(Male)) => "линчёван",
-        ("lynch", Some(Female)) => "линчёвана",
-        ("lynch", None) => "линчевание",
-        ("night", Some(Male)) => "погиб ночью",
-        ("night", Some(Female)) => "погибла ночью",
-        ("night", None) => "гибель ночью",
-        (_, Some(Male)) => "исключён ведущим",
-        (_, Some(Female)) => "исключена ведущим",
-        (_, None) => "исключение ведущим",
     }
 }
 
@@ -482,25 +464,5 @@ pub async fn host<S: Store>(
         Ok(_) => Ok(to(&format!("/games/{id}"))),
         Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
         Err(e) => render(&st, &v, id, Notes::error(&key, e.message())).await,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::death_ru;
-    use ostrov_engine::ru::Gender;
-
-    /// Issue 29, point 2: the players' status agrees with each player's gender.
-    #[test]
-    fn how_a_player_left_agrees_with_their_gender() {
-        assert_eq!(death_ru("lynch", Some(Gender::Female)), "линчёвана");
-        assert_eq!(death_ru("night", Some(Gender::Female)), "погибла ночью");
-        assert_eq!(death_ru("removed", Some(Gender::Female)), "исключена ведущим");
-        assert_eq!(death_ru("lynch", Some(Gender::Male)), "линчёван");
-        assert_eq!(death_ru("night", Some(Gender::Male)), "погиб ночью");
-        // Unknown gender: a noun, with no gendered ending and no «(а)».
-        assert_eq!(death_ru("lynch", None), "линчевание");
-        assert_eq!(death_ru("night", None), "гибель ночью");
-        assert_eq!(death_ru("removed", None), "исключение ведущим");
     }
 }

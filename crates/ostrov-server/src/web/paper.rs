@@ -22,7 +22,8 @@ pub struct Bar {
     pub width: u32,
     pub y: u32,
     pub text_y: u32,
-    pub lynched: bool,
+    /// «линчёван», «линчёвана» or «линчевание», as the lynched player's gender has it.
+    pub lynched: Option<&'static str>,
 }
 
 #[derive(Template)]
@@ -53,7 +54,7 @@ pub fn bars(m: &ostrov_engine::Match, day: u32) -> Vec<Bar> {
             width: (n * 300 / most).max(4),
             y: i as u32 * 28,
             text_y: i as u32 * 28 + 17,
-            lynched: r.lynched.contains(p),
+            lynched: r.lynched.contains(p).then(|| super::text::death_ru("lynch", m.state.who(*p).gender())),
         })
         .collect()
 }

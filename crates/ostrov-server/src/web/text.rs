@@ -94,6 +94,24 @@ pub fn countdown(secs: i64) -> String {
     format!("через {}", parts.join(" "))
 }
 
+/// How a player left the game, agreeing with their gender (issue 29, point 2): «Даша
+/// линчёвана», «Аня погибла ночью»; for a player whose gender is unknown, a noun that
+/// needs none («линчевание», «гибель ночью»), never «(а)».
+pub fn death_ru(how: &str, gender: Option<ostrov_engine::ru::Gender>) -> &'static str {
+    use ostrov_engine::ru::Gender::{Female, Male};
+    match (how, gender) {
+        ("lynch", Some(Male)) => "линчёван",
+        ("lynch", Some(Female)) => "линчёвана",
+        ("lynch", None) => "линчевание",
+        ("night", Some(Male)) => "погиб ночью",
+        ("night", Some(Female)) => "погибла ночью",
+        ("night", None) => "гибель ночью",
+        (_, Some(Male)) => "исключён ведущим",
+        (_, Some(Female)) => "исключена ведущим",
+        (_, None) => "исключение ведущим",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +131,19 @@ mod tests {
         assert_eq!(w.text, "2 декабря, 21:00 по московскому времени");
         assert_eq!(w.iso, "2026-12-02T21:00:00+03:00");
         assert_eq!(when(1_796_234_400, "Asia/Yekaterinburg").text, "2 декабря, 23:00 (Asia/Yekaterinburg)");
+    }
+
+    /// Issue 29, point 2: the players' status agrees with each player's gender.
+    #[test]
+    fn how_a_player_left_agrees_with_their_gender() {
+        assert_eq!(super::death_ru("lynch", Some(ostrov_engine::ru::Gender::Female)), "линчёвана");
+        assert_eq!(super::death_ru("night", Some(ostrov_engine::ru::Gender::Female)), "погибла ночью");
+        assert_eq!(super::death_ru("removed", Some(ostrov_engine::ru::Gender::Female)), "исключена ведущим");
+        assert_eq!(super::death_ru("lynch", Some(ostrov_engine::ru::Gender::Male)), "линчёван");
+        assert_eq!(super::death_ru("night", Some(ostrov_engine::ru::Gender::Male)), "погиб ночью");
+        // Unknown gender: a noun, with no gendered ending and no «(а)».
+        assert_eq!(super::death_ru("lynch", None), "линчевание");
+        assert_eq!(super::death_ru("night", None), "гибель ночью");
+        assert_eq!(super::death_ru("removed", None), "исключение ведущим");
     }
 }
