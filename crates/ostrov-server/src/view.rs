@@ -37,21 +37,16 @@ impl Viewer {
 /// something that viewer may see changed: the live stream compares stamps (issue 28).
 /// The host sees every event; a seat sees the public ones, its own and (in the pack) the
 /// pack's; anyone else the public ones.
-pub fn stamp(live: &GameState, viewer: Viewer) -> [u64; 3] {
+pub fn stamp(live: &GameState, user: i64) -> [u64; 3] {
     let c = &live.changes;
-    match viewer {
+    match Viewer::of(live, user) {
         Viewer::Host => [live.seq.max(0) as u64, 0, 0],
         Viewer::Player(p) => {
-            let pack = live.m.as_ref().is_some_and(|m| !pack_of(m, p).is_empty());
-            [c.everyone, if pack { c.pack } else { 0 }, c.seats.get(p.index()).copied().unwrap_or(0)]
+            let pack = if live.in_pack(p) { c.pack } else { 0 };
+            [c.everyone, pack, c.seats.get(p.index()).copied().unwrap_or(0)]
         }
         Viewer::Outsider => [c.everyone, 0, 0],
     }
-}
-
-/// The players whose roles `p` knows from the start: the pack (R-SIDE-2).
-pub fn pack_of(m: &Match, p: PlayerId) -> Vec<PlayerId> {
-    m.pack(p)
 }
 
 /// A role as a viewer sees it: its id, its name agreeing with the player's gender

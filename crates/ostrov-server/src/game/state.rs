@@ -229,6 +229,12 @@ impl GameState {
         self.m.as_ref().and_then(Match::winner)
     }
 
+    /// Whether the seat `p` is in the pack (werewolves and the halfblood, dead or alive:
+    /// the engine's [`Match::pack`]); nobody is before the start.
+    pub fn in_pack(&self, p: PlayerId) -> bool {
+        self.m.as_ref().is_some_and(|m| !m.pack(p).is_empty())
+    }
+
     pub(super) fn day_entry(&mut self, day: u32) -> &mut DayEntry {
         while self.file.days.len() < day as usize {
             self.file.days.push(DayEntry::default());

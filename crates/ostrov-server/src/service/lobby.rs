@@ -25,10 +25,15 @@ pub struct Created {
 
 /// The game of an invite code.
 pub async fn by_invite<S: Store>(st: &AppState<S>, invite: &str) -> Result<i64, ApiError> {
+    Ok(invited(st, invite).await?.id)
+}
+
+/// The stored row of the game of an invite code.
+async fn invited<S: Store>(st: &AppState<S>, invite: &str) -> Result<ostrov_store::GameRow, ApiError> {
     if invite.len() > 64 {
         return Err(ApiError::NotFound);
     }
-    Ok(st.store.game_by_invite(invite).await?.ok_or(ApiError::NotFound)?.id)
+    st.store.game_by_invite(invite).await?.ok_or(ApiError::NotFound)
 }
 
 /// Creates a game hosted by `user` (the settings checked first, the title one clean line,
@@ -117,12 +122,12 @@ pub async fn join<S: Store, T>(
     request: Option<RequestId>,
     show: impl FnOnce(&GameState, i64) -> T,
 ) -> Result<(i64, T), ApiError> {
-    let id = by_invite(st, invite).await?;
+    let row = invited(st, invite).await?;
+    let (id, host) = (row.id, row.host_id);
     let name = match name {
         Some(n) => n,
         None => st.store.user_by_id(user).await?.ok_or(ApiError::Unauthorized)?.name,
     };
-    let host = st.store.game(id).await?.ok_or(ApiError::NotFound)?.host_id;
     let host_name = st.store.user_by_id(host).await?.map(|u| u.name);
     let (mut slot, now) = locked(st, id).await?;
     // The host's account name and its look-alikes are the host's in this game (issue 28,

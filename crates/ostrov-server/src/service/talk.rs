@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use ostrov_engine::PlayerId;
 use ostrov_store::Store;
 
 use super::host::{host_action, HostAction};
@@ -31,17 +30,12 @@ pub enum Flag {
     DismissPalms,
 }
 
-/// Whether the seat `p` is in the pack (werewolves and the halfblood, dead or alive).
-pub fn in_pack(g: &GameState, p: PlayerId) -> bool {
-    g.m.as_ref().is_some_and(|m| !m.pack(p).is_empty())
-}
-
 /// Whether the account `user` may read (and write) room `room`: the thread every signed-in
 /// user, the pack's chat the pack and the host.
 pub fn may_read(g: &GameState, user: i64, room: Room) -> bool {
     match room {
         Room::Thread => true,
-        Room::Pack => g.host == user || g.seat_of(user).is_some_and(|p| in_pack(g, p)),
+        Room::Pack => g.host == user || g.seat_of(user).is_some_and(|p| g.in_pack(p)),
     }
 }
 

@@ -221,11 +221,7 @@ pub fn render_game_page<'a>(
                 item: pl
                     .item
                     .map(|h| format!("{}{}", h.item.ru(), if h.charged { "" } else { " — использована, не заряжена" })),
-                pack: view::pack_of(m, p)
-                    .into_iter()
-                    .filter(|q| *q != p)
-                    .map(|q| m.state.name(q).to_string())
-                    .collect(),
+                pack: m.pack(p).into_iter().filter(|q| *q != p).map(|q| m.state.name(q).to_string()).collect(),
                 speech: m.speech(p).ru(),
             })
         }
@@ -255,7 +251,7 @@ pub fn render_game_page<'a>(
     let history =
         live.history.iter().rev().map(|n| (when(n.at, tz).text, n.text.clone())).collect::<Vec<(String, String)>>();
     let in_pack = match (viewer, m) {
-        (Viewer::Player(p), Some(m)) => !view::pack_of(m, p).is_empty(),
+        (Viewer::Player(p), Some(_)) => live.in_pack(p),
         (Viewer::Host, Some(_)) => true,
         _ => false,
     };

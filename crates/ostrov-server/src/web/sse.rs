@@ -19,7 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::page::{St, Visitor, WebError};
 use crate::error::ApiError;
-use crate::view::{self, Viewer};
+use crate::view;
 
 /// What a stream knows between two events.
 struct Watch {
@@ -47,7 +47,7 @@ pub async fn stream<S: Store>(
     let rx = st.changes.subscribe();
     let stamp = {
         let slot = game.lock().await;
-        view::stamp(&slot.live, Viewer::of(&slot.live, user))
+        view::stamp(&slot.live, user)
     };
     let watch = Watch { rx, game, user, stamp, sent: 0, hello: true };
     let events = stream::unfold(watch, move |mut w| async move {
@@ -65,7 +65,7 @@ pub async fn stream<S: Store>(
             }
             let stamp = {
                 let slot = w.game.lock().await;
-                view::stamp(&slot.live, Viewer::of(&slot.live, w.user))
+                view::stamp(&slot.live, w.user)
             };
             if stamp != w.stamp {
                 w.stamp = stamp;
