@@ -1,0 +1,290 @@
+//! The game file's reading and checking: lines, nearest words, look-alike names.
+
+use std::collections::HashMap;
+
+use crate::act::Act;
+use crate::error::GameFileError;
+use crate::event::Event;
+use crate::item::Item;
+use crate::lang::Lang;
+use crate::order::{Actor, Clock};
+use crate::player::PlayerId;
+use crate::role::Role;
+
+use super::{Game, Seat};
+
+fn two_players(extra: &str) -> String {
+    format!("[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n{extra}")
+}
+
+#[test]
+fn unknown_role_names_the_player() {
+    let e = Game::parse("[[players]]\nname = \"Аня\"\nrole = \"дракон\"\n").unwrap_err().to_string();
+    assert!(e.contains("строка 3, игрок 1") && e.contains("неизвестная роль «дракон»"), "{e}");
+}
+
+#[test]
+fn duplicate_names_fold_yo() {
+    let e =
+        Game::parse("[[players]]\nname = \"Алёна\"\nrole = \"seer\"\n[[players]]\nname = \"алена\"\nrole = \"seer\"\n")
+            .unwrap_err()
+            .to_string();
+    assert!(e.contains("не отличить от имени игрока 1"), "{e}");
+}
+
+#[test]
+fn an_order_naming_nobody_is_an_error() {
+    let e = Game::parse(&two_players("[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"Жора\" }]\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("строка 8, день 1, приказ 1") && e.contains("«Жора», а такого игрока в игре нет"), "{e}");
+}
+
+#[test]
+fn bare_toml_time_is_accepted() {
+    let g = Game::parse(&two_players(
+        "[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"боря\", at = 13:05:00 }]\n",
+    ))
+    .unwrap();
+    assert_eq!(g.days[0].orders[0].at, Clock::hm(13, 5));
+}
+
+#[test]
+fn truncated_toml_is_a_syntax_error() {
+    let e = Game::parse("[[players]]\nname = \"Аня").unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.to_string().starts_with("строка 2: это не файл игры в формате TOML"), "{e}");
+}
+
+#[test]
+fn json_and_toml_read_the_same() {
+    let t = Game::parse(&two_players("")).unwrap();
+    let j = Game::parse(r#"{"players":[{"name":"Аня","role":"seer"},{"name":"Боря","role":"Оборотень"}]}"#).unwrap();
+    assert_eq!(t, j);
+}
+/// R-DECK-1: `none` is a valid item, so a `none` card in a host's deck is dealt like
+/// any other: over many seeds each of the two unfixed players sometimes draws the
+/// trap and sometimes nothing, and the reserve keeps only real items.
+#[test]
+fn r_deck_1_none_cards_are_dealt_at_random() {
+    let mut drew = [[0u32; 2]; 2];
+    for seed in 0..64 {
+        let g = Game::parse(&format!(
+            "seed = {seed}\ndeck = [\"none\", \"trap\", \"fang\"]\n[[players]]\nname = \"Аня\"\nrole = \"seer\"\n\
+             [[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n[[players]]\nname = \"Вика\"\nrole = \"passenger\"\nitem = \"fang\"\n"
+        ))
+        .unwrap();
+        assert_eq!(g.setup.blanks, 1);
+        let m = crate::Match::new(&g.setup, false);
+        for (k, p) in m.state.players.iter().take(2).enumerate() {
+            assert!(matches!(p.item.map(|h| h.item), None | Some(Item::Trap)));
+            drew[k][p.item.is_some() as usize] += 1;
+        }
+        // Whatever of none/trap was not dealt: the trap goes to the reserve, a none card does not.
+        let dealt_trap = m.state.players.iter().any(|p| p.item.map(|h| h.item) == Some(Item::Trap));
+        assert_eq!(m.state.reserve, if dealt_trap { vec![] } else { vec![Item::Trap] });
+    }
+    assert!(drew.iter().flatten().all(|&c| c > 0), "{drew:?}");
+}
+
+#[test]
+fn gender_and_forms_are_read_and_checked() {
+    use crate::ru::{Case, Gender};
+    let g = Game::parse(
+        "[[players]]\nname = \"Тётя_Мотя\"\nrole = \"seer\"\ngender = \"ж\"\n\
+         [[players]]\nname = \"Кот\"\nrole = \"werewolf\"\ngender = \"male\"\n\
+         forms = [\"Кот\", \"Кота\", \"Коту\", \"Кота\", \"Котом\", \"Коте\"]\n\
+         [[players]]\nname = \"Никита\"\nrole = \"passenger\"\n",
+    )
+    .unwrap();
+    let s = &g.setup.seats;
+    assert_eq!((s[0].speech.gender, s[0].speech.form(Case::Acc)), (Some(Gender::Female), None));
+    assert_eq!((s[1].speech.gender, s[1].speech.form(Case::Ins)), (Some(Gender::Male), Some("Котом")));
+    // A common first name is declined by the table, its gender known.
+    assert_eq!((s[2].speech.gender, s[2].speech.form(Case::Acc)), (Some(Gender::Male), Some("Никиту")));
+    for (extra, want) in [
+        ("gender = \"x\"", "`gender`"),
+        ("forms = [\"Аня\", \"Ани\"]", "шесть форм"),
+        ("forms = [\"Оля\", \"Оли\", \"Оле\", \"Олю\", \"Олей\", \"Оле\"]", "первая форма"),
+    ] {
+        let e =
+            Game::parse(&format!("[[players]]\nname = \"Аня\"\nrole = \"seer\"\n{extra}\n")).unwrap_err().to_string();
+        assert!(e.contains("строка 4, игрок 1") && e.contains(want), "{extra}: {e}");
+    }
+}
+
+#[test]
+fn the_host_names_are_reserved() {
+    for name in ["host", "Ведущий", "АВТОР"] {
+        let e = Game::parse(&format!("[[players]]\nname = \"{name}\"\nrole = \"seer\"\n")).unwrap_err().to_string();
+        assert!(e.contains("занято приказами ведущего"), "{e}");
+    }
+}
+
+#[test]
+fn event_weights_that_overflow_together_are_an_error() {
+    let e = Game::parse(&two_players("[rules]\nevents = { fear = 1e308, rage = 1e308 }\n")).unwrap_err().to_string();
+    assert!(e.contains("веса слишком велики"), "{e}");
+}
+
+fn err(text: &str) -> GameFileError {
+    Game::parse(text).unwrap_err()
+}
+
+/// Unknown keys in every table are refused with their line and the nearest key.
+#[test]
+fn unknown_keys_are_refused_with_the_line_and_the_nearest_key() {
+    let e = err(&two_players("[[days]]\ntie_brake = \"Аня\"\n"));
+    assert_eq!(e.to_string(), "неизвестный ключ `tie_brake` (строка 8) — может быть, `tie_break`?");
+    assert_eq!(e.text(Lang::English), "unknown key `tie_brake` (line 8) — did you mean `tie_break`?");
+    let e = err(&two_players("[[days]]\nevnt = \"fear\"\n"));
+    assert_eq!(e.to_string(), "неизвестный ключ `evnt` (строка 8) — может быть, `event`?");
+    let e = err(&format!("titel = \"x\"\n{}", two_players("")));
+    assert!(e.to_string().starts_with("неизвестный ключ `titel` (строка 1) — может быть, `title`?"), "{e}");
+    let e = err(&two_players("[rules]\nparty = true\n"));
+    assert!(e.to_string().contains("`party` (строка 8) — может быть, `parity`?"), "{e}");
+    let e = err("[[players]]\nname = \"Аня\"\nrole = \"seer\"\nitme = \"trap\"\n");
+    assert!(e.to_string().contains("`itme` (строка 4) — может быть, `item`?"), "{e}");
+    let e = err(&two_players("[[days]]\norders = [\n  { by = \"Аня\", act = \"check\", taget = \"Боря\" },\n]\n"));
+    assert!(e.to_string().contains("`taget` (строка 9) — может быть, `target`?"), "{e}");
+    // A day's key at the top level says where it belongs.
+    let e = err(&format!("tie_brake = \"Аня\"\n{}", two_players("")));
+    assert!(e.to_string().contains("может быть, `tie_break`? Это ключ таблицы [[days]]"), "{e}");
+    // JSON too, with its line.
+    let e = err("{\n\"players\": [{\"name\": \"Аня\", \"role\": \"seer\",\n \"itme\": \"trap\"}]}");
+    assert_eq!(e.line, Some(3), "{e}");
+    assert!(e.to_string().contains("`itme` (строка 3) — может быть, `item`?"), "{e}");
+}
+
+/// A lost `[[days]]` header: the day's keys land in the last player's entry (or at the
+/// top level) — an error naming the line, never a shifted game.
+#[test]
+fn a_lost_days_header_is_an_error_naming_the_line() {
+    let e = err(&two_players("event = \"fear\"\norders = [{ by = \"Аня\", act = \"vote\", target = \"Боря\" }]\n"));
+    assert_eq!(e.line, Some(7), "{e}");
+    assert!(e.to_string().starts_with("ключ дня `event` (строка 7) стоит в записи игрока [[players]]"), "{e}");
+    assert!(e.to_string().contains("пропущен заголовок [[days]]"), "{e}");
+    let e = err(&two_players("orders = [{ by = \"Аня\", act = \"vote\", target = \"Боря\" }]\n"));
+    assert!(e.to_string().starts_with("ключ дня `orders` (строка 7)"), "{e}");
+    // Between two days: the second day's keys repeat the first day's.
+    let e = err(&two_players(
+        "[[days]]\norders = [{ by = \"Аня\", act = \"vote\", target = \"Боря\" }]\norders = [{ by = \"Боря\", act = \"vote\", target = \"Аня\" }]\n",
+    ));
+    assert!(
+        e.to_string().contains("ключ `orders` повторяется — похоже, между двумя днями пропущен заголовок [[days]]"),
+        "{e}"
+    );
+    assert_eq!(e.line, Some(9), "{e}");
+}
+
+/// Look-alike names are one name: two seats whose skeletons agree are refused, naming
+/// both lines and what differs.
+#[test]
+fn look_alike_player_names_are_refused_naming_both_lines() {
+    for (twin, what) in [
+        ("Никитa", "латинская буква «a»"),
+        ("Ники\u{200B}та", "U+200B"),
+        ("Никита\u{0301}", "U+0301"),
+        ("НИКИТА", "буква «И»"),
+    ] {
+        let text = format!(
+            "[[players]]\nname = \"Никита\"\nrole = \"seer\"\n[[players]]\nname = \"{twin}\"\nrole = \"werewolf\"\n"
+        );
+        let e = err(&text).to_string();
+        assert!(e.starts_with("строка 5, игрок 2"), "{twin}: {e}");
+        assert!(e.contains("не отличить от имени игрока 1 («Никита», строка 2)") && e.contains(what), "{twin}: {e}");
+    }
+    let e = err("[[players]]\nname = \"Анна Мария\"\nrole = \"seer\"\n[[players]]\nname = \"Анна  Мария\"\nrole = \"werewolf\"\n");
+    assert!(e.to_string().contains("лишний пробел"), "{e}");
+    // NFD (е + combining breve) is the same name as NFC «й».
+    let e = err(
+        "[[players]]\nname = \"Йоко\"\nrole = \"seer\"\n[[players]]\nname = \"И\u{0306}око\"\nrole = \"werewolf\"\n",
+    );
+    assert!(e.to_string().contains("не отличить"), "{e}");
+}
+
+/// One notion of "the same name" for every lookup: the setup, its index and a match
+/// find the same seat for every look-alike — and, of two look-alike seats made in code
+/// (a game file refuses them), the first.
+#[test]
+fn every_lookup_finds_the_same_seat() {
+    let mut setup = Game::parse(&two_players("")).unwrap().setup;
+    setup.seats.push(Seat::new("Aня", Role::Passenger, None)); // a Latin A: seat 0's twin
+    let index = setup.seat_index();
+    let m = crate::Match::new(&setup, false);
+    for (text, seat) in [("Аня", 0), ("aня", 0), ("Ан\u{200B}я\u{FE0F}", 0), ("БОРЯ", 1), ("Бoря", 1)] {
+        let seat = Some(PlayerId(seat));
+        assert_eq!((setup.find(text), index.find(text), m.find(text)), (seat, seat, seat), "{text:?}");
+    }
+    assert_eq!((setup.find("Вика"), index.find("Вика"), m.find("Вика")), (None, None, None));
+}
+
+/// An order naming a look-alike of a player is that player; an unknown name suggests
+/// the nearest one.
+#[test]
+fn orders_find_look_alikes_and_suggest_the_nearest_player() {
+    let g = Game::parse(&two_players("[[days]]\norders = [{ by = \"Aня\", act = \"check\", target = \"боря\" }]\n"))
+        .unwrap();
+    assert_eq!(g.days[0].orders[0].by, Actor::Player(PlayerId(0)));
+    let e = err(&two_players("[[days]]\norders = [{ by = \"Аня\", act = \"check\", target = \"Борян\" }]\n"));
+    assert!(
+        e.to_string().ends_with("`target` называет «Борян», а такого игрока в игре нет — может быть, «Боря»?"),
+        "{e}"
+    );
+    assert!(e.text(Lang::English).ends_with("did you mean \"Боря\"?"), "{e:?}");
+}
+
+/// The feminine and inflected forms hosts write are the roles; an unknown one
+/// suggests the nearest word.
+#[test]
+fn feminine_and_inflected_role_names() {
+    for (word, role) in [
+        ("Ясновидящая", Role::Seer),
+        ("оборотня", Role::Werewolf),
+        ("Оборотней", Role::Werewolf),
+        ("Неприкасаемая", Role::Untouchable),
+        ("колдун", Role::Witch),
+        ("медбрат", Role::Nurse),
+        ("лунатичка", Role::Sleepwalker),
+    ] {
+        assert_eq!(word.parse::<Role>(), Ok(role), "{word}");
+    }
+    let e = err("[[players]]\nname = \"Аня\"\nrole = \"Ясновидяшая\"\n").to_string();
+    assert!(e.contains("может быть, «Ясновидящая»?"), "{e}");
+}
+
+/// Every alias of every vocabulary means one thing: no word is two roles (or two
+/// items, events, acts).
+#[test]
+fn no_alias_is_ambiguous() {
+    fn check<T: Copy + std::fmt::Debug>(all: &[T], names: impl Fn(T) -> &'static [&'static str]) {
+        let mut seen = HashMap::new();
+        for v in all {
+            for n in names(*v) {
+                if let Some(other) = seen.insert(crate::name::fold_id(n), format!("{v:?}")) {
+                    assert_eq!(other, format!("{v:?}"), "{n} is both");
+                }
+            }
+        }
+    }
+    check(Role::ALL, Role::names);
+    check(Item::ALL, Item::names);
+    check(Event::ALL, Event::names);
+    check(Act::ALL, Act::names);
+}
+
+/// O-TIME-4: an order from 22:00 to 23:59 was sent the evening before the day opens
+/// its morning; it comes before the morning's orders and is not late.
+#[test]
+fn o_time_4_evening_orders_come_first_and_count() {
+    let g = Game::parse(&format!(
+        "{}[[days]]\nevent = \"none\"\norders = [\n  {{ by = \"Аня\", act = \"vote\", target = \"Вика\", at = \"09:00\" }},\n  {{ by = \"Аня\", act = \"vote\", target = \"Боря\", at = \"23:30\" }},\n  {{ by = \"Вика\", act = \"vote\", target = \"Боря\", at = \"22:05\" }},\n]\n",
+        "[[players]]\nname = \"Аня\"\nrole = \"seer\"\nitem = \"none\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\nitem = \"none\"\n[[players]]\nname = \"Вика\"\nrole = \"passenger\"\nitem = \"none\"\n"
+    ))
+    .unwrap();
+    let r = crate::resolve(&g).unwrap();
+    // Аня's 09:00 vote is later than her 23:30 one, so it is the one that counts.
+    assert_eq!(r.days[0].tally.get("Вика"), 1);
+    assert_eq!(r.days[0].tally.get("Боря"), 2);
+    assert!(r.days[0].rejected.is_empty(), "{:?}", r.days[0].rejected);
+}
