@@ -68,6 +68,7 @@ mod palms;
 mod play;
 mod player;
 pub mod plural;
+mod reader;
 mod reason;
 mod record;
 mod refusal;

@@ -1,11 +1,7 @@
 //! Where things are in a game file's text: the line of every key and list entry
-//! ([`Lines`]), and the reader's errors turned into messages that name the line and say
-//! what was probably meant (an unknown key, a lost `[[days]]` header).
+//! ([`Lines`]).
 
 use std::collections::HashMap;
-
-use crate::error::GameFileError;
-use crate::name::nearest;
 
 /// The line (from 1) of every key and list entry of a game file, by its path:
 /// `players.2.role`, `days.0.orders.3`, `rules.tie`, `deck.1` (list indices from 0).
@@ -229,112 +225,6 @@ impl Json<'_> {
                 }
                 Some(())
             }
-        }
-    }
-}
-
-/// The keys of a `[[days]]` entry and of an order: where one of them stands in a
-/// `[[players]]` entry or at the top level, a `[[days]]` header was lost.
-const DAY_KEYS: &[&str] = &["event", "chosen", "tie_break", "deal", "orders"];
-const RULES_KEYS: &[&str] = &["tie", "parity", "max_days", "no_repeat", "events"];
-const PLAYER_KEYS: &[&str] = &["name", "role", "item"];
-const ORDER_KEYS: &[&str] = &["by", "act", "target", "targets", "from", "text", "answer", "at"];
-
-/// The reader's message (serde's English) turned into ours, at `line`.
-pub(crate) fn reader_error(message: &str, line: Option<usize>, format: &str) -> GameFileError {
-    let at_ru = line.map(|l| format!("строка {l}: ")).unwrap_or_default();
-    let at_en = line.map(|l| format!("line {l}: ")).unwrap_or_default();
-    let message = message.trim();
-    if let Some(rest) = message.strip_prefix("unknown field `") {
-        let (key, rest) = rest.split_once('`').unwrap_or((rest, ""));
-        let expected: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
-        let (ru, en) = unknown_key(key, &expected, line);
-        return GameFileError::new(line, ru, en);
-    }
-    if let Some(rest) = message.strip_prefix("duplicate key `") {
-        let key = rest.split('`').next().unwrap_or(rest);
-        let (hint_ru, hint_en) = if DAY_KEYS.contains(&key) {
-            (
-                " — похоже, между двумя днями пропущен заголовок [[days]]",
-                " — a [[days]] header between two days seems to be missing",
-            )
-        } else {
-            ("", "")
-        };
-        return GameFileError::new(
-            line,
-            format!("{at_ru}ключ `{key}` повторяется{hint_ru}"),
-            format!("{at_en}the key `{key}` is repeated{hint_en}"),
-        );
-    }
-    if let Some(rest) = message.strip_prefix("missing field `") {
-        let key = rest.split('`').next().unwrap_or(rest);
-        return GameFileError::new(
-            line,
-            format!("{at_ru}не хватает ключа `{key}`"),
-            format!("{at_en}the key `{key}` is missing"),
-        );
-    }
-    if message.starts_with("invalid type") || message.starts_with("invalid value") {
-        return GameFileError::new(
-            line,
-            format!("{at_ru}значение не того вида ({message})"),
-            format!("{at_en}a value of the wrong kind ({message})"),
-        );
-    }
-    GameFileError::new(
-        line,
-        format!("{at_ru}это не файл игры в формате {format}: {message}"),
-        format!("{at_en}not a valid {format} game file: {message}"),
-    )
-}
-
-/// «неизвестный ключ `tie_brake` (строка 14) — может быть, `tie_break`?», or, for a day's
-/// key in a player's entry or at the top level, the lost `[[days]]` header.
-fn unknown_key(key: &str, expected: &[&str], line: Option<usize>) -> (String, String) {
-    let (l_ru, l_en) = match line {
-        Some(l) => (format!(" (строка {l})"), format!(" (line {l})")),
-        None => (String::new(), String::new()),
-    };
-    let in_player = expected.contains(&"role");
-    let at_top = expected.contains(&"players");
-    if (in_player || at_top) && (DAY_KEYS.contains(&key) || (in_player && ORDER_KEYS.contains(&key))) {
-        let (w_ru, w_en) = if in_player {
-            ("в записи игрока [[players]]", "inside a [[players]] entry")
-        } else {
-            ("до первого [[players]]", "before the first [[players]]")
-        };
-        return (
-            format!(
-                "ключ дня `{key}`{l_ru} стоит {w_ru}: похоже, перед ним пропущен заголовок [[days]] \
-                 (без него приказы достались бы игроку, а все дни сдвинулись бы)"
-            ),
-            format!(
-                "the day's key `{key}`{l_en} stands {w_en}: a [[days]] header before it seems to be missing \
-                 (without it the orders would go to a player and every day would shift)"
-            ),
-        );
-    }
-    if let Some(n) = nearest(key, expected.iter().copied()) {
-        return (
-            format!("неизвестный ключ `{key}`{l_ru} — может быть, `{n}`?"),
-            format!("unknown key `{key}`{l_en} — did you mean `{n}`?"),
-        );
-    }
-    // A key of another table, in the wrong place or misspelt: say where it belongs.
-    let elsewhere = [("[[days]]", DAY_KEYS), ("[rules]", RULES_KEYS), ("[[players]]", PLAYER_KEYS)];
-    let other = elsewhere.iter().find_map(|(table, keys)| nearest(key, keys.iter().copied()).map(|n| (table, n)));
-    match other {
-        Some((table, n)) => (
-            format!("неизвестный ключ `{key}`{l_ru} — может быть, `{n}`? Это ключ таблицы {table}"),
-            format!("unknown key `{key}`{l_en} — did you mean `{n}`? That is a key of {table}"),
-        ),
-        None => {
-            let known = expected.join(", ");
-            (
-                format!("неизвестный ключ `{key}`{l_ru}; здесь бывают: {known}"),
-                format!("unknown key `{key}`{l_en}; the keys here are: {known}"),
-            )
         }
     }
 }

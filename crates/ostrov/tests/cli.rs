@@ -136,7 +136,7 @@ fn ten_megabytes_of_garbage() {
     // Valid UTF-8 garbage too.
     let text: String = (0..(10 << 20) / 3).map(|i| if i % 97 == 0 { '\n' } else { 'ж' }).collect();
     let p = temp("garbage-utf8.toml", text.as_bytes());
-    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "это не файл игры в формате TOML");
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "строка 1: неверный ключ: ключ пишется латиницей");
 }
 
 /// The whole stderr line, after the program's name.

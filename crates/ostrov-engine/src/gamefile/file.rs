@@ -118,42 +118,16 @@ pub struct OrderEntry {
     pub at: Option<Value>,
 }
 
-fn shorten(s: &str) -> String {
-    // A garbage file may have one huge line: keep messages readable.
-    let mut out = String::new();
-    for line in s.lines() {
-        let mut l: String = line.chars().take(160).collect();
-        if line.chars().count() > 160 {
-            l.push('…');
-        }
-        out.push_str(&l);
-        out.push('\n');
-        if out.len() > 2000 {
-            out.push_str("…\n");
-            break;
-        }
-    }
-    out.trim_end().to_string()
-}
-
 impl GameFile {
     /// Reads a TOML game file. An unknown key anywhere is an error that names its line
     /// and the nearest known key.
     pub fn from_toml(text: &str) -> Result<GameFile, GameFileError> {
-        toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| crate::locate::line_of(&crate::locate::line_starts(text), s.start));
-            crate::locate::reader_error(&shorten(e.message()), line, "TOML")
-        })
+        toml::from_str(text).map_err(|e| crate::reader::toml_error(text, &e))
     }
 
     /// Reads a JSON game file.
     pub fn from_json(text: &str) -> Result<GameFile, GameFileError> {
-        serde_json::from_str(text).map_err(|e| {
-            let line = (e.line() > 0).then_some(e.line());
-            let msg = e.to_string();
-            let msg = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(m, _)| m);
-            crate::locate::reader_error(&shorten(msg), line, "JSON")
-        })
+        serde_json::from_str(text).map_err(|e| crate::reader::json_error(text, &e))
     }
 
     /// Reads either form: JSON when the text starts with `{`, TOML otherwise.
@@ -184,11 +158,27 @@ pub(super) fn is_json(text: &str) -> bool {
 pub(super) fn text_of(bytes: &[u8]) -> Result<&str, GameFileError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        let (cp_ru, cp_en) = if looks_cp1251(bytes) {
+            (", а, похоже, в Windows-1251 (cp1251)", ", it looks like Windows-1251 (cp1251)")
+        } else {
+            ("", "")
+        };
         GameFileError::new(
             Some(line),
-            format!("строка {line}: файл не в кодировке UTF-8 (байт {})", e.valid_up_to()),
-            format!("line {line}: the file is not UTF-8 text (byte {})", e.valid_up_to()),
+            format!(
+                "строка {line}: файл не в кодировке UTF-8{cp_ru}: сохраните файл в UTF-8 (в Блокноте — «Сохранить \
+                 как…», кодировка UTF-8) и запустите снова"
+            ),
+            format!("line {line}: the file is not UTF-8 text{cp_en}: save it as UTF-8 and run again"),
         )
     })?;
     Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
+/// Whether text that is not UTF-8 reads as Russian in Windows-1251: its bytes above ASCII
+/// are mostly that code page's letters (А–я at 0xC0–0xFF, Ё and ё).
+fn looks_cp1251(bytes: &[u8]) -> bool {
+    let high = bytes.iter().filter(|&&b| b >= 0x80).count();
+    let letters = bytes.iter().filter(|&&b| b >= 0xC0 || b == 0xA8 || b == 0xB8).count();
+    high > 0 && letters * 10 >= high * 9
 }

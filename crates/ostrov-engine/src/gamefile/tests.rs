@@ -53,7 +53,7 @@ fn bare_toml_time_is_accepted() {
 fn truncated_toml_is_a_syntax_error() {
     let e = Game::parse("[[players]]\nname = \"Аня").unwrap_err();
     assert_eq!(e.line, Some(2), "{e}");
-    assert!(e.to_string().starts_with("строка 2: это не файл игры в формате TOML"), "{e}");
+    assert!(e.to_string().starts_with("строка 2: не закрыта кавычка"), "{e}");
 }
 
 #[test]
