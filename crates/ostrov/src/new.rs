@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use ostrov_engine::{GameFile, Item, Lang, Match, PlayerEntry, Roster, Seat, Setup};
+use ostrov_paper::Format;
 
 use crate::Failure;
 
@@ -135,9 +136,10 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             // The opening post of the file as written, so that it is exactly what
             // `ostrov resolve FILE --day 0` prints.
             let shown = path.display().to_string();
-            let (game, lines) = ostrov_engine::Game::parse_bytes(text.as_bytes())
+            let parsed = ostrov_engine::Game::parse_bytes(text.as_bytes())
                 .map_err(|e| Failure(format!("{shown}: {}", e.text(lang))))?;
-            print!("{}", crate::resolve::opening_post(&game, &lines, &shown, lang, ostrov_paper::Format::Markdown)?);
+            let post = crate::resolve::opening_post(&parsed.game, &parsed.lines, &shown, lang, Format::Markdown)?;
+            print!("{post}");
         }
     }
     Ok(())

@@ -38,7 +38,9 @@ pub struct Args {
     inbox: Option<String>,
 }
 
-/// Reads and checks a game file; the lines of its text serve later messages.
+/// Reads and checks a game file; the lines of its text serve later messages. A key of an
+/// order that its act does not read (`text` on a vote) is warned about on stderr, with its
+/// line (issue 29, point 9).
 pub fn load(path: &std::path::Path, lang: Lang) -> Result<(Game, Lines), Failure> {
     let shown = path.display();
     let cannot = |e: std::io::Error| crate::io_failure(&e, path, crate::Io::Read, lang);
@@ -60,7 +62,16 @@ pub fn load(path: &std::path::Path, lang: Lang) -> Result<(Game, Lines), Failure
         }));
     }
     let bytes = std::fs::read(path).map_err(cannot)?;
-    Game::parse_bytes(&bytes).map_err(|e| Failure(format!("{shown}: {}", e.text(lang))))
+    let parsed = Game::parse_bytes(&bytes).map_err(|e| Failure(format!("{shown}: {}", e.text(lang))))?;
+    for u in &parsed.unused {
+        let at = match (u.line, lang) {
+            (Some(l), Lang::Ru) => format!(", строка {l}"),
+            (Some(l), Lang::English) => format!(", line {l}"),
+            (None, _) => String::new(),
+        };
+        eprintln!("ostrov: {}: {shown}{at}: {}", lang.pick("предупреждение", "warning"), u.text(lang));
+    }
+    Ok((parsed.game, parsed.lines))
 }
 
 /// The order a refusal is about, as the host wrote it: `vote → Боря`, `swap → Аня, Боря`.

@@ -136,7 +136,7 @@ fn ten_megabytes_of_garbage() {
     // Valid UTF-8 garbage too.
     let text: String = (0..(10 << 20) / 3).map(|i| if i % 97 == 0 { '\n' } else { 'ж' }).collect();
     let p = temp("garbage-utf8.toml", text.as_bytes());
-    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "строка 1: неверный ключ: ключ пишется латиницей");
+    assert_bad(&ostrov(&["resolve", p.to_str().unwrap()]), "строка 2: неверный ключ: ключ пишется латиницей");
 }
 
 /// The whole stderr line, after the program's name.
@@ -786,4 +786,31 @@ orders = [
         )),
         "{err}"
     );
+}
+
+/// Issue 29, point 9: a key an order's act does not read (`text`, `from` on a vote) is a
+/// warning on stderr with its line, what it is for and what the act reads; the game is
+/// resolved as without it.
+#[test]
+fn issue_29_point_9_keys_an_order_does_not_read_are_warned_about() {
+    let file = "[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n\
+                [[days]]\nevent = \"none\"\norders = [\n  { by = \"Аня\", act = \"vote\", target = \"Боря\", text = \"он волк\" },\n  \
+                { by = \"Боря\", act = \"vote\", target = \"Аня\", from = \"Аня\" },\n]\n";
+    let p = temp("unused-keys.toml", file.as_bytes());
+    let o = ostrov(&["resolve", p.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let shown = p.display();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "ostrov: предупреждение: {shown}, строка 10: день 1, приказ 1 (by = \"Аня\", act = \"vote\", target = \
+             \"Боря\"): ключ `text` у `vote` ни на что не влияет и пропущен: он бывает только у ask (вопрос Духу); у \
+             `vote` бывают target, targets\n\
+             ostrov: предупреждение: {shown}, строка 11: день 1, приказ 2 (by = \"Боря\", act = \"vote\", target = \
+             \"Аня\", from = \"Аня\"): ключ `from` у `vote` ни на что не влияет и пропущен: он бывает только у \
+             authority (у кого Авторитет забирает голос); у `vote` бывают target, targets\n"
+        )
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["days"][0]["tally"], serde_json::json!({ "Аня": 1, "Боря": 1 }));
 }

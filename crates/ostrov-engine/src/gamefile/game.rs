@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::act::Act;
 use crate::error::{GameFileError, Place, What};
 use crate::event::Event;
 use crate::item::Item;
@@ -16,7 +17,7 @@ use crate::rules::{Rules, TieRule};
 use crate::skeleton::{clean_line, NameProblem};
 
 use super::file::{is_json, text_of, DayEntry, GameFile};
-use super::order::{check_order, describe, slot, word};
+use super::order::{check_order, describe, slot, word, UnusedKey};
 use super::setup::{host_names, Names, Seat, Setup};
 
 /// The largest game the engine accepts.
@@ -36,6 +37,16 @@ pub struct DayPlan {
     pub deal: Option<Vec<(PlayerId, Option<Item>)>>,
     /// Orders in the order written; the resolution takes them by time (R-ORDER-1).
     pub orders: Vec<Order>,
+}
+
+/// A game file's text read and checked ([`Game::parse_bytes`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parsed {
+    pub game: Game,
+    /// The line of every key, for later messages.
+    pub lines: Lines,
+    /// The keys of orders their act does not read, in the file's order: warnings.
+    pub unused: Vec<UnusedKey>,
 }
 
 /// A checked game: a [`Setup`] and the days played so far.
@@ -60,12 +71,25 @@ impl Game {
     }
 
     /// [`Game::parse`] of a file's bytes (UTF-8 checked), with the lines of the text for
-    /// the messages of what comes later (a resolution's errors, refused orders).
-    pub fn parse_bytes(bytes: &[u8]) -> Result<(Game, Lines), GameFileError> {
+    /// the messages of what comes later (a resolution's errors, refused orders) and the
+    /// keys of orders that change nothing, for a warning.
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, GameFileError> {
         let text = text_of(bytes)?;
         let file = GameFile::parse(text)?;
         let lines = if is_json(text) { Lines::of_json(text) } else { Lines::of_toml(text) };
-        Ok((Game::check(&file, &lines)?, lines))
+        let game = Game::check(&file, &lines)?;
+        let mut unused = Vec::new();
+        for (d, day) in file.days.iter().enumerate() {
+            for (i, o) in day.orders.iter().enumerate() {
+                let Some(act) = Act::parse(&o.act) else { continue };
+                for key in o.unused_keys() {
+                    let line = lines.get(&format!("days.{d}.orders.{i}.{key}"));
+                    let (day, order, written) = (d as u32 + 1, i + 1, describe(o));
+                    unused.push(UnusedKey { line, day, order, written, act, key });
+                }
+            }
+        }
+        Ok(Parsed { game, lines, unused })
     }
 
     fn check(file: &GameFile, lines: &Lines) -> Result<Game, GameFileError> {

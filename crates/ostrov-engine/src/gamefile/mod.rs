@@ -26,5 +26,6 @@ mod setup;
 mod tests;
 
 pub use file::{DayEntry, GameFile, OneOrMany, OrderEntry, PlayerEntry, RulesEntry};
-pub use game::{DayPlan, Game, MAX_DAYS, MAX_PLAYERS};
+pub use game::{DayPlan, Game, Parsed, MAX_DAYS, MAX_PLAYERS};
+pub use order::UnusedKey;
 pub use setup::{Seat, SeatIndex, Setup};

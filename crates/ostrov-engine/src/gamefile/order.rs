@@ -156,3 +156,116 @@ pub(super) fn check_order(names: &Names, place: &Place, o: &OrderEntry) -> Resul
     };
     Ok(Order { by, at, command })
 }
+
+/// The keys of an order that `act` reads besides `by`, `act` and `at` (GAME_FILE.md's
+/// table of orders); [`check_order`] reads no other.
+pub(super) const fn keys_of(act: Act) -> &'static [&'static str] {
+    match act {
+        Act::Vote | Act::Kill | Act::Swap => &["target", "targets"],
+        Act::Authority => &["from", "target"],
+        Act::Megaphone
+        | Act::Sentence
+        | Act::Check
+        | Act::Heal
+        | Act::Recharge
+        | Act::Assault
+        | Act::Exchange
+        | Act::Pair => &["target"],
+        Act::Cancel | Act::Light => &[],
+        Act::Use => &["item", "target"],
+        Act::Bunker => &["item"],
+        Act::Ask => &["text"],
+        Act::Answer => &["answer"],
+        Act::Penalty | Act::Remove => &["target", "reason"],
+    }
+}
+
+/// The keys an order may have besides `by`, `act` and `at`, with what each says.
+const KEYS: &[(&str, &str, &str)] = &[
+    ("target", "кого называет приказ", "whom the order names"),
+    ("targets", "два имени списком", "two names in a list"),
+    ("from", "у кого Авторитет забирает голос", "whose vote the Authority takes"),
+    ("item", "какая вещь", "which item"),
+    ("text", "вопрос Духу", "the question to the Spirit"),
+    ("answer", "ответ Духа", "the Spirit's answer"),
+    ("reason", "за что наказывает ведущий", "why the host acts"),
+];
+
+impl OrderEntry {
+    /// The keys written in this order that its act does not read — `text` or `from` on a
+    /// vote — so they change nothing (issue 29, point 9). Empty for an unknown act (that
+    /// is an error of its own).
+    ///
+    /// ```
+    /// use ostrov_engine::OrderEntry;
+    /// let vote = OrderEntry { by: "Аня".into(), act: "vote".into(), target: Some("Боря".into()), text: Some("за Борю".into()), ..Default::default() };
+    /// assert_eq!(vote.unused_keys(), ["text"]);
+    /// ```
+    pub fn unused_keys(&self) -> Vec<&'static str> {
+        let Some(act) = Act::parse(&self.act) else { return vec![] };
+        let written = [
+            ("target", self.target.is_some()),
+            ("targets", self.targets.is_some()),
+            ("from", self.from.is_some()),
+            ("item", self.item.is_some()),
+            ("text", self.text.is_some()),
+            ("answer", self.answer.is_some()),
+            ("reason", self.reason.is_some()),
+        ];
+        written.into_iter().filter(|(k, set)| *set && !keys_of(act).contains(k)).map(|(k, _)| k).collect()
+    }
+}
+
+/// A key of an order that its act does not read: a warning, never an error — a server's
+/// stored orders keep folding as they were taken (issue 29, point 9).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnusedKey {
+    /// The line of the key in the file's text, where known.
+    pub line: Option<usize>,
+    /// The day (from 1) and the order's place in it (from 1).
+    pub day: u32,
+    pub order: usize,
+    /// The order as written, for the message.
+    pub written: String,
+    pub act: Act,
+    pub key: &'static str,
+}
+
+impl UnusedKey {
+    /// The warning in `lang`: where, which key, what it is for, and which keys the act
+    /// reads — «день 1, приказ 2 (…): ключ `text` у `vote` ни на что не влияет и пропущен:
+    /// он бывает только у ask (вопрос Духу); у `vote` бывают target, targets».
+    pub fn text(&self, lang: Lang) -> String {
+        let (day, n, written, key, act) = (self.day, self.order, &self.written, self.key, self.act.id());
+        let users: Vec<&str> = Act::ALL.iter().filter(|a| keys_of(**a).contains(&key)).map(|a| a.id()).collect();
+        let (ru, en) = KEYS.iter().find(|(k, ..)| *k == key).map_or(("", ""), |(_, ru, en)| (*ru, *en));
+        let own = keys_of(self.act).join(", ");
+        match lang {
+            Lang::Ru => {
+                let only = if users.len() == 1 { "только у" } else { "у" };
+                let rest = match keys_of(self.act).len() {
+                    0 => format!("у `{act}` других ключей нет"),
+                    1 => format!("у `{act}` бывает только {own}"),
+                    _ => format!("у `{act}` бывают {own}"),
+                };
+                format!(
+                    "день {day}, приказ {n} ({written}): ключ `{key}` у `{act}` ни на что не влияет и пропущен: он \
+                     бывает {only} {} ({ru}); {rest}",
+                    users.join(", ")
+                )
+            }
+            Lang::English => {
+                let rest = if own.is_empty() {
+                    format!("`{act}` takes no other key")
+                } else {
+                    format!("`{act}` takes {own}")
+                };
+                format!(
+                    "day {day}, order {n} ({written}): the key `{key}` does nothing on `{act}` and is skipped: it \
+                     belongs to {} ({en}); {rest}",
+                    users.join(", ")
+                )
+            }
+        }
+    }
+}

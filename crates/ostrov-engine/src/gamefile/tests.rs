@@ -288,3 +288,76 @@ fn o_time_4_evening_orders_come_first_and_count() {
     assert_eq!(r.days[0].tally.get("Боря"), 2);
     assert!(r.days[0].rejected.is_empty(), "{:?}", r.days[0].rejected);
 }
+
+
+/// Issue 29, point 9: a key an act does not read (`text` or `from` on a vote, `targets` on
+/// a check) changes nothing — the order checks exactly as without it — and is listed by
+/// `unused_keys`, so that the command line warns about it; a key the act reads is not.
+#[test]
+fn issue_29_point_9_keys_an_act_does_not_read_change_nothing_and_are_listed() {
+    let g = Game::parse(&two_players("")).unwrap();
+    let entry = |by: &str, act: &str| crate::OrderEntry { by: by.into(), act: act.into(), ..Default::default() };
+    let name = || Some("Боря".to_string());
+    for act in Act::ALL {
+        let by = if matches!(act, Act::Answer | Act::Penalty | Act::Remove) { "host" } else { "Аня" };
+        let mut base = entry(by, act.id());
+        match act {
+            Act::Swap => base.targets = Some(vec!["Аня".into(), "Боря".into()]),
+            Act::Authority => (base.from, base.target) = (Some("Аня".into()), name()),
+            Act::Ask => base.text = Some("Боря — оборотень?".into()),
+            Act::Answer => base.answer = Some(serde_json::json!("да")),
+            Act::Cancel | Act::Light | Act::Bunker => {}
+            _ => base.target = name(),
+        }
+        let checked = g.setup.order(&base).unwrap_or_else(|e| panic!("{act:?}: {e}"));
+        assert!(base.unused_keys().is_empty(), "{act:?}: {:?}", base.unused_keys());
+        let extra: [(&str, fn(&mut crate::OrderEntry)); 7] = [
+            ("target", |o| o.target = Some("Аня".into())),
+            ("targets", |o| o.targets = Some(vec!["Аня".into(), "Боря".into()])),
+            ("from", |o| o.from = Some("Боря".into())),
+            ("item", |o| o.item = Some("trap".into())),
+            ("text", |o| o.text = Some("за Борю".into())),
+            ("answer", |o| o.answer = Some(serde_json::json!("нет"))),
+            ("reason", |o| o.reason = Some("флуд".into())),
+        ];
+        for (key, set) in extra {
+            if super::order::keys_of(*act).contains(&key) {
+                continue;
+            }
+            let mut with = base.clone();
+            set(&mut with);
+            assert_eq!(with.unused_keys(), [key], "{act:?} {key}");
+            assert_eq!(g.setup.order(&with).as_ref(), Ok(&checked), "{act:?}: `{key}` changed the order");
+        }
+    }
+}
+
+/// Issue 29, point 9: reading a file lists its orders' unused keys with their lines, and
+/// says each in full.
+#[test]
+fn issue_29_point_9_unused_keys_are_listed_with_their_lines() {
+    let text = two_players(
+        "[[days]]\norders = [\n  { by = \"Аня\", act = \"vote\", target = \"Боря\", text = \"он волк\" },\n  \
+         { by = \"Боря\", act = \"vote\", target = \"Аня\", from = \"Аня\" },\n]\n",
+    );
+    let parsed = Game::parse_bytes(text.as_bytes()).unwrap();
+    let said: Vec<(Option<usize>, String)> = parsed.unused.iter().map(|u| (u.line, u.text(Lang::Ru))).collect();
+    assert_eq!(
+        said,
+        [
+            (
+                Some(9),
+                "день 1, приказ 1 (by = \"Аня\", act = \"vote\", target = \"Боря\"): ключ `text` у `vote` ни на что не \
+                 влияет и пропущен: он бывает только у ask (вопрос Духу); у `vote` бывают target, targets"
+                    .to_string()
+            ),
+            (
+                Some(10),
+                "день 1, приказ 2 (by = \"Боря\", act = \"vote\", target = \"Аня\", from = \"Аня\"): ключ `from` у \
+                 `vote` ни на что не влияет и пропущен: он бывает только у authority (у кого Авторитет забирает \
+                 голос); у `vote` бывают target, targets"
+                    .to_string()
+            ),
+        ]
+    );
+}
