@@ -20,12 +20,12 @@ use crate::Failure;
 /// dumped with pg_dump (custom format, for pg_restore). OUT must not exist.
 #[derive(clap::Args)]
 pub struct Args {
+    /// The new file to write the backup to (never an existing one).
+    out: PathBuf,
     /// The database, as `ostrov serve --db` names it: a SQLite file, or
     /// postgres://user@host/dbname.
     #[arg(long, default_value = "ostrov.db")]
     db: String,
-    /// The new file to write the backup to (never an existing one).
-    out: PathBuf,
 }
 
 pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {

@@ -1,16 +1,18 @@
 //! `ostrov`: the command line of Ostrov, a thin layer over the library crates.
 
 mod backup;
+mod help;
 mod new;
 mod next;
 mod resolve;
 mod serve;
 mod simulate;
 mod suggest;
+mod usage_error;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{FromArgMatches, Parser, Subcommand};
 use ostrov_engine::Lang;
 
 /// mimalloc instead of the C library's allocator. The server allocates and frees small
@@ -36,6 +38,41 @@ struct Cli {
 fn language(flag: Option<&str>) -> Lang {
     let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].iter().find_map(|v| std::env::var(v).ok().filter(|s| !s.is_empty()));
     Lang::choose(flag, locale.as_deref())
+}
+
+/// The `--lang` of the raw arguments, read before clap parses them: the help and clap's
+/// own errors are already in that language.
+fn lang_flag(args: &[std::ffi::OsString]) -> Option<String> {
+    let mut it = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(a) = it.next() {
+        if a == "--" {
+            break;
+        }
+        if let Some(v) = a.strip_prefix("--lang=") {
+            return Some(v.to_string());
+        }
+        if a == "--lang" {
+            return it.next().map(|v| v.to_string());
+        }
+    }
+    None
+}
+
+/// The parsed command line in `lang`: clap's help and version printed as clap does, a
+/// wrong command line said in Russian (or clap's English) with exit code 2.
+fn parse(args: Vec<std::ffi::OsString>, lang: Lang) -> Result<Cli, ExitCode> {
+    let failed = |e: clap::Error| match (lang, usage_error::russian(&e)) {
+        (Lang::Ru, Some(msg)) => {
+            eprintln!("ostrov: {msg}");
+            ExitCode::from(2)
+        }
+        _ => {
+            let _ = e.print();
+            ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+        }
+    };
+    let matches = help::command(lang).try_get_matches_from(args).map_err(failed)?;
+    Cli::from_arg_matches(&matches).map_err(failed)
 }
 
 #[derive(Subcommand)]
@@ -130,7 +167,12 @@ fn quiet_on_closed_pipe() {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let flag = lang_flag(&args).filter(|l| l == "ru" || l == "en");
+    let cli = match parse(args, language(flag.as_deref())) {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     if !matches!(cli.command, Cmd::Serve(_)) {
         quiet_on_closed_pipe();
     }
@@ -141,7 +183,7 @@ fn main() -> ExitCode {
         Cmd::Next(a) => next::run(a, lang),
         Cmd::Simulate(a) => simulate::run(a, lang),
         Cmd::Suggest(a) => suggest::run(a, lang),
-        Cmd::Serve(a) => serve::run(a),
+        Cmd::Serve(a) => serve::run(a, lang),
         Cmd::Backup(a) => backup::run(a, lang),
     };
     match result {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use clap::Args as ClapArgs;
 use ostrov_server::{spawn_scheduler, spawn_watcher, AppState, Clock, FileClock, SystemClock};
+use ostrov_engine::Lang;
 use ostrov_store::AnyStore;
 
 use crate::Failure;
@@ -40,17 +41,32 @@ pub struct Args {
     clock_file: Option<PathBuf>,
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
     // Before the runtime's threads start allocating (see the function's documentation).
     if let Err(e) = ostrov_server::process::small_pages() {
         eprintln!(
-            "Предупреждение: не удалось отключить огромные страницы памяти ({e}); \
-             под нагрузкой ответы могут задерживаться на несколько миллисекунд."
+            "{}",
+            match lang {
+                Lang::Ru => format!(
+                    "ostrov: предупреждение: не удалось отключить огромные страницы памяти ({e}); под нагрузкой \
+                     ответы могут задерживаться на несколько миллисекунд"
+                ),
+                Lang::English => format!(
+                    "ostrov: warning: transparent huge pages could not be turned off ({e}); under load, answers \
+                     may be delayed by a few milliseconds"
+                ),
+            }
         );
     }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async move {
-        let store = AnyStore::open(&a.db).await.map_err(|e| Failure(format!("{}: {e}", a.db)))?;
+        let db = shown(&a.db);
+        let store = AnyStore::open(&a.db).await.map_err(|e| {
+            Failure(match lang {
+                Lang::Ru => format!("не удалось открыть базу данных {db}: {e}"),
+                Lang::English => format!("cannot open the database {db}: {e}"),
+            })
+        })?;
         let kind = store.kind();
         let clock: Arc<dyn Clock> = match a.clock_file {
             Some(f) => Arc::new(FileClock(f)),
@@ -61,21 +77,55 @@ pub fn run(a: Args) -> Result<(), Failure> {
             Some(u) if u.starts_with("https://") => true,
             Some(u) if u.starts_with("http://") => false,
             Some(u) => {
-                return Err(Failure(format!("--public-url {u}: нужен адрес вида https://… или http://…")));
+                return Err(Failure(match lang {
+                    Lang::Ru => format!("--public-url {u}: нужен адрес вида https://… или http://…"),
+                    Lang::English => format!("--public-url {u}: an address https://… or http://… is needed"),
+                }));
             }
         };
-        let mut state = AppState::load(store, clock).await.map_err(Failure)?;
+        let mut state = AppState::load(store, clock).await.map_err(|e| {
+            Failure(match lang {
+                Lang::Ru => format!("не удалось прочитать игры из базы данных {db}: {e}"),
+                Lang::English => format!("cannot read the games of the database {db}: {e}"),
+            })
+        })?;
         state.options = ostrov_server::harden::Options { https, trust_proxy: a.trust_proxy };
         state.signups = ostrov_server::ratelimit::Quota::new(a.signups_per_hour, 3600);
         let state = Arc::new(state);
         spawn_scheduler(state.clone());
         spawn_watcher(state.clone());
-        let listener = ostrov_server::net::listen(&a.bind)
-            .await
-            .map_err(|e| Failure(format!("cannot listen on {}: {e}", a.bind)))?;
+        let listener = ostrov_server::net::listen(&a.bind).await.map_err(|e| cannot_listen(&a.bind, &e, lang))?;
         let addr = listener.local_addr()?;
-        println!("Ostrov serves on http://{addr}/ (database {}, {kind})", shown(&a.db));
-        ostrov_server::serve(listener, state).await.map_err(|e| Failure(format!("server stopped: {e}")))
+        match lang {
+            Lang::Ru => println!("Ostrov работает: http://{addr}/ (база данных {db}, {kind})"),
+            Lang::English => println!("Ostrov serves on http://{addr}/ (database {db}, {kind})"),
+        }
+        ostrov_server::serve(listener, state).await.map_err(|e| {
+            Failure(match lang {
+                Lang::Ru => format!("сервер остановился: {e}"),
+                Lang::English => format!("the server stopped: {e}"),
+            })
+        })
+    })
+}
+
+/// Why the server cannot listen on `bind`, and what to do.
+fn cannot_listen(bind: &str, e: &std::io::Error, lang: Lang) -> Failure {
+    use std::io::ErrorKind as K;
+    Failure(match (lang, e.kind()) {
+        (Lang::Ru, K::AddrInUse) => format!(
+            "адрес {bind} уже занят другой программой (может быть, другим ostrov serve): остановите её или \
+             выберите другой порт, например --bind 127.0.0.1:8081"
+        ),
+        (Lang::Ru, K::PermissionDenied) => {
+            format!("нет прав слушать {bind}: порты ниже 1024 требуют прав администратора — возьмите порт выше, например 8080")
+        }
+        (Lang::Ru, K::AddrNotAvailable) => {
+            format!("адреса {bind} нет у этой машины: укажите её адрес или 127.0.0.1 (--bind 127.0.0.1:8080)")
+        }
+        (Lang::Ru, _) => format!("не удалось слушать {bind}: нужен адрес вида 127.0.0.1:8080 или [::1]:8080 ({e})"),
+        (Lang::English, K::AddrInUse) => format!("{bind} is taken by another program: stop it or choose another port"),
+        (Lang::English, _) => format!("cannot listen on {bind}: {e}"),
     })
 }
 

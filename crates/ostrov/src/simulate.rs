@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long, default_value_t = 10_000)]
     pub games: u64,
     /// The bots: sensible (what the recommended table was searched with) or random.
-    #[arg(long, default_value = "sensible")]
+    #[arg(long, default_value = "sensible", value_parser = crate::help::bots())]
     pub bots: BotKind,
     /// Base seed; game i uses a seed derived from it and i.
     #[arg(long, default_value_t = 1)]

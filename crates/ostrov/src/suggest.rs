@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long)]
     final_games: Option<u64>,
     /// The bots: random or sensible.
-    #[arg(long, default_value = "sensible")]
+    #[arg(long, default_value = "sensible", value_parser = crate::help::bots())]
     bots: BotKind,
     #[arg(long, default_value_t = 1)]
     seed: u64,

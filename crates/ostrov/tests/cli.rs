@@ -232,7 +232,7 @@ fn new_deals_a_game_file_that_resolves() {
     );
     assert_bad(&ostrov(&["new", "--players", "А,Б,В", "--setup", "werewolf=5"]), "больше, чем игроков (3)");
     let help = String::from_utf8(ostrov(&["new", "--help"]).stdout).unwrap();
-    assert!(help.contains("--setup") && help.contains("recommended"));
+    assert!(help.contains("--setup") && help.contains("рекомендуемый расклад"), "{help}");
 }
 
 #[test]
@@ -786,6 +786,171 @@ orders = [
         )),
         "{err}"
     );
+}
+
+/// Issue 29, point 6: a value of the wrong kind is one Russian sentence with the line and
+/// what to write, not the reader's English.
+#[test]
+fn issue_29_point_6_a_value_of_the_wrong_kind_is_said_in_russian() {
+    let p = temp("seed-text.toml", "seed = \"2024\"\n[[players]]\nname = \"Аня\"\nrole = \"seer\"\n".as_bytes());
+    let o = ostrov(&["resolve", p.to_str().unwrap()]);
+    assert_bad(&o, "строка 1");
+    assert_eq!(
+        message(&o),
+        format!(
+            "{}: строка 1: `seed` — текст в кавычках \"2024\", а нужно целое число без кавычек: уберите кавычки \
+             (seed = 2024)",
+            p.display()
+        )
+    );
+}
+
+/// Issue 29, point 6: the argument parser's errors are Russian sentences (clap's English
+/// with `--lang en`), exit code 2, nothing on stdout.
+#[test]
+fn issue_29_point_6_argument_errors_are_russian_sentences() {
+    for (args, want) in [
+        (&["resolve", "--jsn", "x"][..], "неизвестный параметр --jsn — может быть, --json? Справка: ostrov resolve --help"),
+        (
+            &["resolv"],
+            "неизвестная команда «resolv» — может быть, «resolve»? Команды: resolve, new, next, simulate, suggest, \
+             serve, backup; справка: ostrov --help",
+        ),
+        (&["resolve"], "не хватает файла игры (ФАЙЛ); справка: ostrov resolve --help"),
+        (
+            &["resolve", "x", "--format", "pdf"],
+            "значение «pdf» не подходит для --format: можно markdown, gfm, bbcode, html, html-fragment, plain",
+        ),
+        (&["resolve", "x", "--format"], "для --format нужно значение: --format ЗНАЧЕНИЕ"),
+        (&["new", "--players", "Аня", "--seed", "abc"], "значение «abc» не подходит для --seed: нужно целое число от 0, цифрами"),
+        (
+            &["resolve", "x", "--day", "99999999999"],
+            "значение «99999999999» не подходит для --day: нужно целое число от 0 до 4294967295",
+        ),
+        (&["resolve", "x", "--json", "--inbox", "Аня"], "--json и --inbox вместе не работают: оставьте что-то одно"),
+        (&["resolve", "a", "b"], "лишний аргумент «b»: эта команда его не ждёт; справка: ostrov resolve --help"),
+        (&["simulate", "--bots", "smart"], "значение «smart» не подходит для --bots: можно sensible, random"),
+        (&["backup"], "не хватает файла для копии (КОПИЯ); справка: ostrov backup --help"),
+    ] {
+        let o = ostrov(args);
+        assert_bad(&o, "");
+        assert_eq!(message(&o), want, "{args:?}");
+    }
+    let o = ostrov(&["--lang", "en", "resolve", "--jsn", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error: unexpected argument '--jsn' found"));
+}
+
+/// The text after an option's name in a help page: on its line, or on the next one.
+fn option_helps(help: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = help.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.trim_start();
+        if !(t.starts_with('-') || t.starts_with('<')) || l.len() == t.len() {
+            continue;
+        }
+        let (name, rest) = t.split_once("  ").unwrap_or((t, ""));
+        let text = if rest.trim().is_empty() { lines.get(i + 1).copied().unwrap_or("") } else { rest };
+        out.push((name.trim().to_string(), text.trim().to_string()));
+    }
+    out
+}
+
+/// Issue 29, point 7: every command's `--help` is Russian by default — clap's headings, the
+/// usage line, every option's text, the possible and default values — and English with
+/// `--lang en` or an English locale.
+#[test]
+fn issue_29_point_7_every_help_is_russian_by_default_and_english_on_request() {
+    let cyrillic = |s: &str| s.chars().any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap()));
+    let root = String::from_utf8(ostrov(&["--help"]).stdout).unwrap();
+    let commands: Vec<String> = root
+        .split("Команды:\n")
+        .nth(1)
+        .expect("a list of commands")
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    assert_eq!(commands, ["resolve", "new", "next", "simulate", "suggest", "serve", "backup", "help"]);
+    let mut pages = vec![(vec!["--help".to_string()], root)];
+    for c in &commands {
+        let by_flag = if c == "help" { vec![] } else { vec![c.clone(), "--help".to_string()] };
+        for args in [by_flag, vec!["help".to_string(), c.clone()]].into_iter().filter(|a| !a.is_empty()) {
+            let o = ostrov(&args.iter().map(String::as_str).collect::<Vec<_>>());
+            assert!(o.status.success(), "{args:?}");
+            pages.push((args, String::from_utf8(o.stdout).unwrap()));
+        }
+    }
+    for (args, page) in &pages {
+        assert!(page.contains("Использование: ostrov"), "{args:?}: {page}");
+        for english in ["Usage", "Options:", "Arguments:", "Commands:", "Print help", "possible values", "[default"] {
+            assert!(!page.contains(english), "{args:?} shows {english:?}: {page}");
+        }
+        assert!(cyrillic(page.lines().next().unwrap()), "{args:?}: the description is not Russian: {page}");
+        for (name, text) in option_helps(page) {
+            assert!(cyrillic(&text), "{args:?}: {name} has no Russian help: {text:?}");
+        }
+    }
+    let resolve = &pages.iter().find(|(a, _)| a[0] == "resolve").unwrap().1;
+    assert!(resolve.contains("--format <ФОРМАТ>") && resolve.contains("[варианты: markdown, gfm"), "{resolve}");
+    let serve = &pages.iter().find(|(a, _)| a[0] == "serve").unwrap().1;
+    assert!(serve.contains("[по умолчанию: 127.0.0.1:8080]"), "{serve}");
+    // English on request: `--lang en`, or a locale that starts with "en".
+    let en = String::from_utf8(ostrov(&["--lang", "en", "resolve", "--help"]).stdout).unwrap();
+    assert!(en.contains("Usage: ostrov resolve [OPTIONS] <FILE>") && en.contains("Print help"), "{en}");
+    let o = Command::new(env!("CARGO_BIN_EXE_ostrov"))
+        .args(["new", "--help"])
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "en_US.UTF-8")
+        .output()
+        .unwrap();
+    let en = String::from_utf8(o.stdout).unwrap();
+    assert!(en.starts_with("Start a new game") && en.contains("Options:"), "{en}");
+}
+
+/// Issue 29, point 8: `ostrov serve` speaks the language of `--lang`: its start-up line,
+/// and a port another program holds.
+#[test]
+fn issue_29_point_8_serve_speaks_the_language_of_lang() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("ostrov-cli-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let db = dir.join("serve.db");
+    let db = db.to_str().unwrap();
+    let o = ostrov(&["serve", "--db", db, "--bind", &addr]);
+    assert_bad(&o, "занят");
+    assert_eq!(
+        message(&o),
+        format!(
+            "адрес {addr} уже занят другой программой (может быть, другим ostrov serve): остановите её или выберите \
+             другой порт, например --bind 127.0.0.1:8081"
+        )
+    );
+    let o = ostrov(&["--lang", "en", "serve", "--db", db, "--bind", &addr]);
+    assert_eq!(message(&o), format!("{addr} is taken by another program: stop it or choose another port"));
+    for (lang, want) in [("ru", "Ostrov работает: http://127.0.0.1:"), ("en", "Ostrov serves on http://127.0.0.1:")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ostrov"))
+            .args(["--lang", lang, "serve", "--db", db, "--bind", "127.0.0.1:0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(line.starts_with(want), "{lang}: {line}");
+        let tail = match lang {
+            "ru" => format!("/ (база данных {db}, SQLite)\n"),
+            _ => format!("/ (database {db}, SQLite)\n"),
+        };
+        assert!(line.ends_with(&tail), "{lang}: {line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 29, point 9: a key an order's act does not read (`text`, `from` on a vote) is a
