@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use ostrov_engine::{nearest, plural, Actor, Game, Lang, Lines, Match, Rejected, Report};
-use ostrov_paper::Format;
+use ostrov_paper::{Doc, Format};
 
 use crate::Failure;
 
@@ -33,9 +33,16 @@ pub struct Args {
     /// their order with their passive items, the rules in short, day 1's event).
     #[arg(long, value_name = "N")]
     day: Option<u32>,
-    /// Print the private messages of one player (role, item, seer results, items received).
+    /// Print the private messages of one player (role, item, seer results, items
+    /// received); `all`: every player's, one block each headed by the name, for a host who
+    /// mails them.
     #[arg(long, value_name = "NAME")]
     inbox: Option<String>,
+    /// Print one newspaper of the last day (or of day --day): `midday`, the 13:00 bulletin
+    /// (made of the orders sent by 13:00), or `evening`, the evening newspaper after the
+    /// 21:00 resolution.
+    #[arg(long, value_parser = ["midday", "evening"], conflicts_with_all = ["json", "inbox"])]
+    stage: Option<String>,
 }
 
 /// Reads and checks a game file; the lines of its text serve later messages. A key of an
@@ -202,6 +209,16 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             ),
         }));
     }
+    if let (Some(stage), Some(0)) = (&a.stage, a.day) {
+        return Err(Failure(match lang {
+            Lang::Ru => format!(
+                "--stage {stage} и --day 0 вместе не работают: у первого поста нет 13:00 и вечера; уберите --stage"
+            ),
+            Lang::English => {
+                format!("--stage {stage} does not go with --day 0: the opening post has no stages; drop --stage")
+            }
+        }));
+    }
     let (game, lines) = load(&a.file, lang)?;
     let shown = a.file.display().to_string();
     if a.day == Some(0) && !a.json && a.inbox.is_none() {
@@ -240,16 +257,36 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         return Ok(());
     }
     let format = format_of(a.format.as_deref(), a.forum.as_deref())?;
+    if let Some(stage) = a.stage.as_deref() {
+        print!("{}", stage_paper(&m, stage, a.day, &shown, lang)?.render(format));
+        return Ok(());
+    }
     if let Some(name) = &a.inbox {
+        if m.find(name).is_none() && matches!(ostrov_engine::fold_name(name).as_str(), "all" | "все") {
+            // Issue 29, point 12: every player's messages, a block each, for the host's mail.
+            let mut doc = ostrov_paper::Doc::default();
+            for (i, _) in m.state.players.iter().enumerate() {
+                if i > 0 {
+                    doc.rule();
+                }
+                doc.append(ostrov_paper::inbox_doc(&m, ostrov_engine::PlayerId(i as u16), a.day));
+            }
+            print!("{}", doc.render(format));
+            return Ok(());
+        }
         let p = m.find(name).ok_or_else(|| {
             let near = nearest(name, m.state.players.iter().map(|p| p.name.as_str()));
             Failure(match (lang, near) {
                 (Lang::Ru, Some(n)) => format!("--inbox: в {shown} нет игрока «{name}» — может быть, «{n}»?"),
-                (Lang::Ru, None) => format!("--inbox: в {shown} нет игрока «{name}»"),
+                (Lang::Ru, None) => {
+                    format!("--inbox: в {shown} нет игрока «{name}»; --inbox all печатает сообщения всех игроков")
+                }
                 (Lang::English, Some(n)) => {
                     format!("--inbox: no player named \"{name}\" in {shown} — did you mean \"{n}\"?")
                 }
-                (Lang::English, None) => format!("--inbox: no player named \"{name}\" in {shown}"),
+                (Lang::English, None) => {
+                    format!("--inbox: no player named \"{name}\" in {shown}; --inbox all prints every player's")
+                }
             })
         })?;
         print!("{}", ostrov_paper::inbox(&m, p, a.day, format));
@@ -261,4 +298,33 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
     };
     print!("{text}");
     Ok(())
+}
+
+/// `--stage`: one newspaper of day `day` (the last day by default) — the 13:00 bulletin
+/// (`midday`) or the evening newspaper with the final one if the game ended that day
+/// (`evening`), for the host who posts each as its hour comes (issue 29, point 12).
+fn stage_paper(m: &Match, stage: &str, day: Option<u32>, shown: &str, lang: Lang) -> Result<Doc, Failure> {
+    let Some(day) = day.or(m.days.last().map(|r| r.day)) else {
+        return Err(Failure(match lang {
+            Lang::Ru => format!(
+                "--stage {stage}: в {shown} ещё нет ни одного дня [[days]]: допишите день с приказами, присланными \
+                 до 13:00 (первый пост игры печатает --day 0)"
+            ),
+            Lang::English => format!(
+                "--stage {stage}: {shown} has no [[days]] yet: add the day with the orders sent by 13:00 (--day 0 \
+                 prints the opening post)"
+            ),
+        }));
+    };
+    Ok(match stage {
+        "midday" => ostrov_paper::bulletin(m, day),
+        _ => {
+            let mut doc = ostrov_paper::evening(m, day);
+            if m.days.last().is_some_and(|r| r.day == day && r.winner.is_some()) {
+                doc.rule();
+                doc.append(ostrov_paper::final_paper(m));
+            }
+            doc
+        }
+    })
 }

@@ -979,3 +979,39 @@ fn issue_29_point_9_keys_an_order_does_not_read_are_warned_about() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["days"][0]["tally"], serde_json::json!({ "Аня": 1, "Боря": 1 }));
 }
+
+/// Issue 29, point 12: `--stage midday` prints the 13:00 bulletin of the last day and
+/// nothing else, `--stage evening` its evening newspaper (with the final one on the last
+/// day), `--inbox all` every player's messages, one block each headed by the name.
+#[test]
+fn issue_29_point_12_one_stage_of_the_last_day_and_every_inbox() {
+    use ostrov_paper::Format;
+    let game = ostrov_engine::Game::parse(&std::fs::read_to_string(sample()).unwrap()).unwrap();
+    let m = ostrov_engine::play(&game, true).unwrap();
+    let last = m.days.last().unwrap().day;
+    let out = |args: &[&str]| {
+        let o = ostrov(args);
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let midday = out(&["resolve", &sample(), "--stage", "midday"]);
+    assert_eq!(midday, ostrov_paper::bulletin(&m, last).render(Format::Markdown));
+    assert!(midday.starts_with(&format!("# Остров страха — пример — День {last}, 13:00\n")), "{midday}");
+    assert!(!midday.contains("вечерняя газета"), "{midday}");
+    let day1 = out(&["resolve", &sample(), "--stage", "midday", "--day", "1", "--format", "bbcode"]);
+    assert_eq!(day1, ostrov_paper::bulletin(&m, 1).render(Format::Bbcode));
+    let evening = out(&["resolve", &sample(), "--stage", "evening"]);
+    assert!(evening.contains(&format!("День {last}, вечерняя газета")) && evening.contains("итоги игры"), "{evening}");
+    assert!(!evening.contains("13:00\n"), "{evening}");
+    let all = out(&["resolve", &sample(), "--inbox", "all"]);
+    let blocks: Vec<&str> = all.split("\n---\n").collect();
+    assert_eq!(blocks.len(), m.state.players.len(), "{all}");
+    for (block, p) in blocks.iter().zip(&m.state.players) {
+        assert!(block.trim_start().starts_with(&format!("# Личные сообщения: {}\n", p.name)), "{block}");
+    }
+    // One player's block is that player's inbox (Markdown alternates its list markers).
+    let one = out(&["resolve", &sample(), "--inbox", &m.state.players[1].name]);
+    assert_eq!(blocks[1].trim().replace("\n* ", "\n- "), one.trim().replace("\n* ", "\n- "));
+    let o = ostrov(&["resolve", &sample(), "--stage", "midday", "--day", "0"]);
+    assert_eq!(message(&o), "--stage midday и --day 0 вместе не работают: у первого поста нет 13:00 и вечера; уберите --stage");
+}
