@@ -94,8 +94,8 @@ pub use day::{NightOrder, Phase, Sent, Today};
 pub use error::{GameFileError, ResolveError, UnknownWord};
 pub use event::Event;
 pub use gamefile::{
-    DayEntry, DayPlan, Game, GameFile, OneOrMany, OrderEntry, Parsed, PlayerEntry, RulesEntry, Seat, SeatIndex,
-    Setup, UnusedKey, MAX_DAYS, MAX_PLAYERS,
+    DayEntry, DayPlan, Game, GameFile, OneOrMany, OrderEntry, Parsed, PlayerEntry, RulesEntry, Seat, SeatIndex, Setup,
+    UnusedKey, MAX_DAYS, MAX_PLAYERS,
 };
 pub use item::{Held, Item, ItemKind};
 pub use lang::Lang;

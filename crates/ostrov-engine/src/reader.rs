@@ -158,17 +158,11 @@ fn syntax(message: &str, label: Option<&str>, expected: Option<&str>, cause: &st
         "EOF while parsing an object" => {
             return "файл обрывается внутри таблицы: не хватает закрывающей скобки }".into()
         }
-        "EOF while parsing a string" => {
-            return "файл обрывается внутри текста в кавычках: закройте кавычку \"".into()
-        }
+        "EOF while parsing a string" => return "файл обрывается внутри текста в кавычках: закройте кавычку \"".into(),
         "EOF while parsing a value" => return "файл обрывается там, где нужно значение: допишите его".into(),
         "expected `:`" => return "за ключом нет двоеточия: пишите \"ключ\": значение".into(),
-        "expected `,` or `]`" => {
-            return "в списке не хватает запятой между элементами или закрывающей скобки ]".into()
-        }
-        "expected `,` or `}`" => {
-            return "в таблице не хватает запятой между ключами или закрывающей скобки }".into()
-        }
+        "expected `,` or `]`" => return "в списке не хватает запятой между элементами или закрывающей скобки ]".into(),
+        "expected `,` or `}`" => return "в таблице не хватает запятой между ключами или закрывающей скобки }".into(),
         "expected ident" => {
             return "неизвестное слово: без кавычек в JSON пишутся только true, false, null и числа, текст — в \
                     двойных кавычках"
@@ -179,9 +173,7 @@ fn syntax(message: &str, label: Option<&str>, expected: Option<&str>, cause: &st
                     таблица { … }"
                 .into()
         }
-        "expected `\"`" | "key must be a string" => {
-            return "ключ пишется в двойных кавычках: \"name\": \"Аня\"".into()
-        }
+        "expected `\"`" | "key must be a string" => return "ключ пишется в двойных кавычках: \"name\": \"Аня\"".into(),
         "invalid escape"
         | "unexpected end of hex escape"
         | "lone leading surrogate in hex escape"
@@ -220,7 +212,9 @@ fn syntax(message: &str, label: Option<&str>, expected: Option<&str>, cause: &st
         Some(l) if l.contains("integer") || l.contains("number") => {
             "неверное число: числа пишутся цифрами без кавычек (seed = 7)".to_string()
         }
-        Some(l) if l.contains("time") => "неверное время: время пишется в кавычках \"ЧЧ:ММ\" (at = \"13:05\")".to_string(),
+        Some(l) if l.contains("time") => {
+            "неверное время: время пишется в кавычках \"ЧЧ:ММ\" (at = \"13:05\")".to_string()
+        }
         _ => match expected {
             Some(x) if x.contains("newline") || x.contains("`#`") => "после значения на строке лишний текст: на \
                                                                       одной строке — один ключ = значение (или \
@@ -264,7 +258,9 @@ fn wrong_kind(rest: &str, key: Option<&str>, format: &str) -> String {
             }
         }
         (Some(k), Some(_)) if exp.starts_with('f') => format!(": напишите число цифрами ({})", set(k, "1")),
-        (Some(k), Some(v)) if !quoted && exp.contains("string") => format!(": возьмите в кавычки ({})", set(k, &format!("\"{v}\""))),
+        (Some(k), Some(v)) if !quoted && exp.contains("string") => {
+            format!(": возьмите в кавычки ({})", set(k, &format!("\"{v}\"")))
+        }
         (Some(k), Some(v)) if exp.contains("sequence") => {
             let v = if quoted { format!("\"{v}\"") } else { v.to_string() };
             format!(": запишите списком ({})", set(k, &format!("[{v}]")))
@@ -415,7 +411,6 @@ fn unknown_key(key: &str, expected: &[&str], line: Option<usize>) -> (String, St
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use crate::{Game, Lang};
@@ -510,7 +505,7 @@ mod tests {
                 format!("[rules]\nevents = {{ fear = \"x\" }}\n{p}"),
                 "строка 2: `fear` — текст в кавычках \"x\", а нужно число без кавычек: напишите число цифрами (fear = 1)",
             ),
-            (format!("[[players]]\nrole = \"seer\"\n"), "строка 1: не хватает ключа `name`: допишите его (name = \"Аня\")"),
+            ("[[players]]\nrole = \"seer\"\n".to_string(), "строка 1: не хватает ключа `name`: допишите его (name = \"Аня\")"),
             (format!("seed = 1\nseed = 2\n{p}"), "строка 2: ключ `seed` повторяется: оставьте одно из двух значений"),
         ] {
             assert_eq!(ru(&text), want, "{text}");
@@ -541,7 +536,10 @@ mod tests {
                 "{\"players\": [] } x",
                 "строка 1: после конца файла игры ещё есть текст: весь файл — одна таблица { … }, уберите лишнее",
             ),
-            ("{\"players\": [{\"name\": \"Аня\", \"role\": \"seer\"},]}", "строка 1: лишняя запятая перед закрывающей скобкой: уберите её"),
+            (
+                "{\"players\": [{\"name\": \"Аня\", \"role\": \"seer\"},]}",
+                "строка 1: лишняя запятая перед закрывающей скобкой: уберите её",
+            ),
             ("{\"players\" []}", "строка 1: за ключом нет двоеточия: пишите \"ключ\": значение"),
             ("{players: []}", "строка 1: ключ пишется в двойных кавычках: \"name\": \"Аня\""),
             ("{\"players\": [\n", "строка 2: файл обрывается внутри списка: не хватает закрывающей скобки ]"),
@@ -557,7 +555,10 @@ mod tests {
                  (перенос — \\n)",
             ),
             (
-                &format!("{{\"days\": [{{\"orders\": [{{\"by\": \"Аня\", \"act\": \"vote\", \"at\": {}", "[".repeat(200)),
+                &format!(
+                    "{{\"days\": [{{\"orders\": [{{\"by\": \"Аня\", \"act\": \"vote\", \"at\": {}",
+                    "[".repeat(200)
+                ),
                 "строка 1: слишком глубоко вложенные скобки: в файле игры списки и таблицы вложены не глубже трёх \
                  уровней — проверьте, что каждая открытая скобка [ или { закрыта",
             ),

@@ -125,7 +125,9 @@ const COMMANDS: &[CommandRu] = &[
                 (формат custom, для pg_restore). Файла КОПИЯ ещё не должно быть.",
         long: None,
     },
-    CommandRu { name: "help", about: "Показать эту справку или справку команды.", long: None },
+    CommandRu {
+        name: "help", about: "Показать эту справку или справку команды.", long: None
+    },
 ];
 
 const ARGS: &[ArgRu] = &[

@@ -69,7 +69,9 @@ pub fn russian(e: &clap::Error) -> Option<String> {
         ErrorKind::MissingSubcommand => format!("укажите команду: {COMMANDS} (справка: ostrov --help)"),
         ErrorKind::NoEquals => format!("для {arg} значение пишется через знак =: {arg}=ЗНАЧЕНИЕ"),
         ErrorKind::TooManyValues => with(format!("для {arg} лишнее значение «{value}»: нужно одно"), &help),
-        ErrorKind::TooFewValues | ErrorKind::WrongNumberOfValues => with(format!("для {arg} не хватает значений"), &help),
+        ErrorKind::TooFewValues | ErrorKind::WrongNumberOfValues => {
+            with(format!("для {arg} не хватает значений"), &help)
+        }
         ErrorKind::ArgumentConflict => {
             let prior = one(ContextKind::PriorArg).map(|p| flag_of(&p));
             match prior {
@@ -115,8 +117,10 @@ fn help_of(usage: Option<&str>) -> String {
     let Some(u) = usage else { return String::new() };
     let u = u.trim();
     let u = u.strip_prefix("Usage:").or_else(|| u.strip_prefix("Использование:")).unwrap_or(u);
-    let words: Vec<&str> =
-        u.split_whitespace().take_while(|w| !w.starts_with('[') && !w.starts_with('<') && !w.starts_with('-')).collect();
+    let words: Vec<&str> = u
+        .split_whitespace()
+        .take_while(|w| !w.starts_with('[') && !w.starts_with('<') && !w.starts_with('-'))
+        .collect();
     words.join(" ")
 }
 

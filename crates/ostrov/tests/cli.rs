@@ -810,7 +810,10 @@ fn issue_29_point_6_a_value_of_the_wrong_kind_is_said_in_russian() {
 #[test]
 fn issue_29_point_6_argument_errors_are_russian_sentences() {
     for (args, want) in [
-        (&["resolve", "--jsn", "x"][..], "неизвестный параметр --jsn — может быть, --json? Справка: ostrov resolve --help"),
+        (
+            &["resolve", "--jsn", "x"][..],
+            "неизвестный параметр --jsn — может быть, --json? Справка: ostrov resolve --help",
+        ),
         (
             &["resolv"],
             "неизвестная команда «resolv» — может быть, «resolve»? Команды: resolve, new, next, simulate, suggest, \
@@ -822,7 +825,10 @@ fn issue_29_point_6_argument_errors_are_russian_sentences() {
             "значение «pdf» не подходит для --format: можно markdown, gfm, bbcode, html, html-fragment, plain",
         ),
         (&["resolve", "x", "--format"], "для --format нужно значение: --format ЗНАЧЕНИЕ"),
-        (&["new", "--players", "Аня", "--seed", "abc"], "значение «abc» не подходит для --seed: нужно целое число от 0, цифрами"),
+        (
+            &["new", "--players", "Аня", "--seed", "abc"],
+            "значение «abc» не подходит для --seed: нужно целое число от 0, цифрами",
+        ),
         (
             &["resolve", "x", "--day", "99999999999"],
             "значение «99999999999» не подходит для --day: нужно целое число от 0 до 4294967295",
@@ -932,7 +938,8 @@ fn issue_29_point_8_serve_speaks_the_language_of_lang() {
     );
     let o = ostrov(&["--lang", "en", "serve", "--db", db, "--bind", &addr]);
     assert_eq!(message(&o), format!("{addr} is taken by another program: stop it or choose another port"));
-    for (lang, want) in [("ru", "Ostrov работает: http://127.0.0.1:"), ("en", "Ostrov serves on http://127.0.0.1:")] {
+    for (lang, want) in [("ru", "Ostrov работает: http://127.0.0.1:"), ("en", "Ostrov serves on http://127.0.0.1:")]
+    {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ostrov"))
             .args(["--lang", lang, "serve", "--db", db, "--bind", "127.0.0.1:0"])
             .stdout(std::process::Stdio::piped())
@@ -1013,5 +1020,33 @@ fn issue_29_point_12_one_stage_of_the_last_day_and_every_inbox() {
     let one = out(&["resolve", &sample(), "--inbox", &m.state.players[1].name]);
     assert_eq!(blocks[1].trim().replace("\n* ", "\n- "), one.trim().replace("\n* ", "\n- "));
     let o = ostrov(&["resolve", &sample(), "--stage", "midday", "--day", "0"]);
-    assert_eq!(message(&o), "--stage midday и --day 0 вместе не работают: у первого поста нет 13:00 и вечера; уберите --stage");
+    assert_eq!(
+        message(&o),
+        "--stage midday и --day 0 вместе не работают: у первого поста нет 13:00 и вечера; уберите --stage"
+    );
+}
+
+/// Issue 29, point 9: the warnings cover a `chosen` on any day that is not «Выбери меня!»
+/// (here Rage) and a `tie_break` on a day whose tie no lot settles (`tie = "none"`).
+#[test]
+fn issue_29_point_9_chosen_on_another_event_and_tie_break_without_a_lot_are_warned() {
+    let file = "seed = 3\n[rules]\ntie = \"none\"\n[[players]]\nname = \"Аня\"\nrole = \"werewolf\"\n\
+                [[players]]\nname = \"Боря\"\nrole = \"passenger\"\n[[players]]\nname = \"Вика\"\nrole = \"passenger\"\n\
+                [[players]]\nname = \"Гоша\"\nrole = \"passenger\"\n\
+                [[days]]\nevent = \"rage\"\nchosen = \"Боря\"\ntie_break = \"Вика\"\norders = [\n  \
+                { by = \"Аня\", act = \"vote\", targets = [\"Боря\", \"Вика\"] },\n  \
+                { by = \"Боря\", act = \"vote\", targets = [\"Вика\", \"Гоша\"] },\n]\n";
+    let p = temp("unused-fixes-rage.toml", file.as_bytes());
+    let o = ostrov(&["resolve", p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let shown = p.display();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "ostrov: предупреждение: {shown}, строка 18: день 1: событие дня — Ярость, а не «Выбери меня!»: `chosen` ни \
+             на что не влияет (задайте event = \"choose_me\" или уберите chosen)\n\
+             ostrov: предупреждение: {shown}, строка 19: день 1: в этот день не осталось ничьей, которую решает \
+             жребий: `tie_break` не использован\n"
+        )
+    );
 }

@@ -255,11 +255,8 @@ impl UnusedKey {
                 )
             }
             Lang::English => {
-                let rest = if own.is_empty() {
-                    format!("`{act}` takes no other key")
-                } else {
-                    format!("`{act}` takes {own}")
-                };
+                let rest =
+                    if own.is_empty() { format!("`{act}` takes no other key") } else { format!("`{act}` takes {own}") };
                 format!(
                     "day {day}, order {n} ({written}): the key `{key}` does nothing on `{act}` and is skipped: it \
                      belongs to {} ({en}); {rest}",

@@ -289,7 +289,6 @@ fn o_time_4_evening_orders_come_first_and_count() {
     assert!(r.days[0].rejected.is_empty(), "{:?}", r.days[0].rejected);
 }
 
-
 /// Issue 29, point 9: a key an act does not read (`text` or `from` on a vote, `targets` on
 /// a check) changes nothing — the order checks exactly as without it — and is listed by
 /// `unused_keys`, so that the command line warns about it; a key the act reads is not.
@@ -311,7 +310,8 @@ fn issue_29_point_9_keys_an_act_does_not_read_change_nothing_and_are_listed() {
         }
         let checked = g.setup.order(&base).unwrap_or_else(|e| panic!("{act:?}: {e}"));
         assert!(base.unused_keys().is_empty(), "{act:?}: {:?}", base.unused_keys());
-        let extra: [(&str, fn(&mut crate::OrderEntry)); 7] = [
+        type Set = fn(&mut crate::OrderEntry);
+        let extra: [(&str, Set); 7] = [
             ("target", |o| o.target = Some("Аня".into())),
             ("targets", |o| o.targets = Some(vec!["Аня".into(), "Боря".into()])),
             ("from", |o| o.from = Some("Боря".into())),
