@@ -28,6 +28,8 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/login", post(login::<S>))
         .route("/logout", post(logout::<S>))
         .route("/me", get(me::<S>).patch(set_me::<S>))
+        .route("/me/password", post(password::<S>))
+        .route("/me/sessions/end-others", post(end_others::<S>))
         .method_not_allowed_fallback(crate::extract::method_not_allowed)
 }
 
@@ -108,18 +110,24 @@ fn account_name(raw: &str) -> Result<&str, ApiError> {
     Ok(name)
 }
 
+/// A password someone chooses, at sign-up or at a change: 8 characters to
+/// [`MAX_PASSWORD_BYTES`] bytes.
+fn new_password(p: &str) -> Result<(), ApiError> {
+    if p.chars().count() < 8 {
+        return Err(ApiError::BadRequest("Пароль должен быть не короче 8 символов.".into()));
+    }
+    if p.len() > MAX_PASSWORD_BYTES {
+        return Err(ApiError::BadRequest(format!("Пароль должен быть не длиннее {MAX_PASSWORD_BYTES} байт.")));
+    }
+    Ok(())
+}
+
 /// Creates an account: the new user's id, or the field at fault and the error. Names are
 /// one per look-alike-free form (`Вика`, `ВИКА` and `Bика` with a Latin B are one name);
 /// each client address may sign up [`crate::ratelimit::SIGNUPS_PER_HOUR`] times an hour.
 pub async fn register<S: Store>(st: &AppState<S>, c: &Credentials, addr: ClientAddr) -> Result<i64, (Field, ApiError)> {
     let name = account_name(&c.name).map_err(|e| (Field::Name, e))?;
-    if c.password.chars().count() < 8 {
-        return Err((Field::Password, ApiError::BadRequest("Пароль должен быть не короче 8 символов.".into())));
-    }
-    if c.password.len() > MAX_PASSWORD_BYTES {
-        let m = format!("Пароль должен быть не длиннее {MAX_PASSWORD_BYTES} байт.");
-        return Err((Field::Password, ApiError::BadRequest(m)));
-    }
+    new_password(&c.password).map_err(|e| (Field::Password, e))?;
     let key = ostrov_engine::skeleton(name);
     if let Some(ip) = addr.0 {
         st.signups.take(ip, st.clock.now()).map_err(|wait| {
@@ -345,4 +353,88 @@ async fn set_me<S: Store>(
     };
     let u = save_profile(&st, &u, Profile { gender, forms }).await?;
     Ok(Json(me_json(&u)).into_response())
+}
+
+/// Which field of the password form an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasswordField {
+    Old,
+    New,
+    /// Neither (too many attempts, the server).
+    Form,
+}
+
+/// Changes the password of `user`, whose session `keep` asks (issue 28, point 15): the
+/// old password is checked under the login limits (a wrong one counts as a failed login of
+/// the account from this address), the new one as at sign-up; then every other session of
+/// the account ends, in the same transaction, and `keep` stays. The number of sessions ended.
+pub async fn change_password<S: Store>(
+    st: &AppState<S>,
+    user: i64,
+    keep: &str,
+    old: &str,
+    new: &str,
+    addr: ClientAddr,
+) -> Result<u64, (PasswordField, ApiError)> {
+    let form = |e: ApiError| (PasswordField::Form, e);
+    if old.is_empty() {
+        return Err((PasswordField::Old, ApiError::BadRequest("Введите текущий пароль.".into())));
+    }
+    new_password(new).map_err(|e| (PasswordField::New, e))?;
+    let u = st.store.user_by_id(user).await.map_err(|e| form(e.into()))?.ok_or(form(ApiError::Unauthorized))?;
+    let key = ostrov_engine::skeleton(&u.name);
+    let now = st.clock.now();
+    st.logins.check(&key, addr.0, now).map_err(|wait| {
+        let m = format!("Слишком много неудачных попыток ввести пароль. Попробуйте через {}.", retry_in(wait));
+        form(ApiError::TooMany(m, wait))
+    })?;
+    let right = old.len() <= MAX_PASSWORD_BYTES
+        && st.passwords.verify(old.to_string(), u.password_hash.clone()).await.map_err(form)?;
+    if !right {
+        st.logins.fail(&key, addr.0, now);
+        return Err((PasswordField::Old, ApiError::WrongPassword));
+    }
+    st.logins.succeed(&key, addr.0, now);
+    let hash = st.passwords.hash(new.to_string()).await.map_err(form)?;
+    st.store.set_password(user, &hash, keep).await.map_err(|e| form(e.into()))
+}
+
+/// Ends every session of `user` but `keep`, the one that asks: the number ended.
+pub async fn end_other_sessions<S: Store>(st: &AppState<S>, user: i64, keep: &str) -> Result<u64, ApiError> {
+    Ok(st.store.end_other_sessions(user, keep).await?)
+}
+
+/// The session of a request that [`user_of`] let through: its user and token.
+async fn session_of<S: Store>(st: &AppState<S>, h: &HeaderMap) -> Result<(i64, String), ApiError> {
+    let user = user_of(st, h).await?;
+    Ok((user, token_of(h).ok_or(ApiError::Unauthorized)?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordBody {
+    pub old: String,
+    pub new: String,
+}
+
+/// `POST /api/me/password`: `{"old", "new"}`; every other session of the account ends.
+async fn password<S: Store>(
+    State(st): State<Arc<AppState<S>>>,
+    addr: ClientAddr,
+    h: HeaderMap,
+    body: Result<crate::extract::Object<PasswordBody>, ApiError>,
+) -> Result<Response, ApiError> {
+    let (user, token) = session_of(&st, &h).await?;
+    require_csrf(&h)?;
+    let crate::extract::Object(b) = body?;
+    let ended = change_password(&st, user, &token, &b.old, &b.new, addr).await.map_err(|(_, e)| e)?;
+    Ok(Json(serde_json::json!({"ok": true, "ended": ended})).into_response())
+}
+
+/// `POST /api/me/sessions/end-others`: every session of the account but this one ends.
+async fn end_others<S: Store>(State(st): State<Arc<AppState<S>>>, h: HeaderMap) -> Result<Response, ApiError> {
+    let (user, token) = session_of(&st, &h).await?;
+    require_csrf(&h)?;
+    let ended = end_other_sessions(&st, user, &token).await?;
+    Ok(Json(serde_json::json!({"ok": true, "ended": ended})).into_response())
 }

@@ -12,6 +12,8 @@ pub enum ApiError {
     BadRequest(String),
     Unauthorized,
     BadCredentials,
+    /// The current password, given to change it, is wrong: 403.
+    WrongPassword,
     Forbidden,
     Csrf,
     NotFound,
@@ -33,7 +35,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::BadCredentials => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden | ApiError::Csrf => StatusCode::FORBIDDEN,
+            ApiError::Forbidden | ApiError::Csrf | ApiError::WrongPassword => StatusCode::FORBIDDEN,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Refused(_) | ApiError::Invalid(..) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -48,6 +50,7 @@ impl ApiError {
             ApiError::BadRequest(_) => "bad_request",
             ApiError::Unauthorized => "unauthorized",
             ApiError::BadCredentials => "bad_credentials",
+            ApiError::WrongPassword => "wrong_password",
             ApiError::Forbidden => "forbidden",
             ApiError::Csrf => "csrf",
             ApiError::NotFound => "not_found",
@@ -64,6 +67,7 @@ impl ApiError {
             ApiError::BadRequest(m) | ApiError::TooMany(m, _) => m.clone(),
             ApiError::Unauthorized => "Нужно войти в систему.".into(),
             ApiError::BadCredentials => "Неверное имя или пароль.".into(),
+            ApiError::WrongPassword => "Текущий пароль введён неверно.".into(),
             ApiError::Forbidden => "Недостаточно прав.".into(),
             ApiError::Csrf => "Запрос отклонён: нет заголовка X-Ostrov-Csrf.".into(),
             ApiError::NotFound => "Не найдено.".into(),

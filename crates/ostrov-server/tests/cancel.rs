@@ -72,6 +72,12 @@ impl Accounts for Slow {
     async fn delete_session(&self, token: &str) -> R<()> {
         self.inner.delete_session(token).await
     }
+    async fn set_password(&self, id: i64, hash: &str, keep: &str) -> R<u64> {
+        self.inner.set_password(id, hash, keep).await
+    }
+    async fn end_other_sessions(&self, id: i64, keep: &str) -> R<u64> {
+        self.inner.end_other_sessions(id, keep).await
+    }
 }
 
 impl EventLog for Slow {

@@ -2,13 +2,21 @@
 //! - point 3: the dead read the pack's chat but do not post in it (O-THREAD-4);
 //! - point 7: a seat may not take the host's account name or a look-alike of it;
 //! - point 9: a finished game's discussion takes no post, from anyone (409, in Russian);
-//! - point 10: every per-user answer, API and page, carries `Cache-Control: no-store`.
+//! - point 10: every per-user answer, API and page, carries `Cache-Control: no-store`;
+//! - point 15: a password change checks the old one (under the login limits) and ends every
+//!   other session of the account, as "end the other sessions" does, in the API and on
+//!   the profile page.
 
 mod support;
 
-support::both_stores!(the_dead_read_the_pack_but_do_not_post, a_finished_game_takes_no_post);
+support::both_stores!(
+    the_dead_read_the_pack_but_do_not_post,
+    a_finished_game_takes_no_post,
+    a_password_change_ends_the_intruders_session,
+    the_profile_page_changes_the_password_and_ends_other_sessions,
+);
 
-use ostrov_server::client::Client;
+use ostrov_server::client::{Client, Reply};
 use serde_json::json;
 use support::{error, no_events, ok, web_post, Server, HOUR, START};
 
@@ -163,4 +171,133 @@ fn only_the_last_exchange_request_is_in_force() {
     let exchanges: Vec<_> = mine["orders"].as_array().unwrap().iter().filter(|o| o["act"] == "exchange").collect();
     assert_eq!(exchanges.len(), 1, "{mine}");
     assert_eq!(exchanges[0]["target"], "Вера");
+}
+
+const PASSWORD: &str = "пароль-для-теста";
+
+/// A client logged in as `name` with `password`.
+fn login(server: &Server, name: &str, password: &str) -> Reply {
+    let mut c = server.client();
+    let r = c.post("/api/login", json!({"name": name, "password": password})).unwrap();
+    if r.status == 200 {
+        assert!(c.cookie.is_some());
+    }
+    r
+}
+
+fn logged_in(server: &Server, name: &str, password: &str) -> Client {
+    let mut c = server.client();
+    ok(&c.post("/api/login", json!({"name": name, "password": password})).unwrap());
+    c
+}
+
+/// Issue 28, point 15 (API): the owner changes the password; the intruder's session,
+/// opened with the old one, is over; the owner's stays; the old password logs in no more.
+fn a_password_change_ends_the_intruders_session() {
+    let server = Server::start();
+    let mut owner = server.user("Владелица");
+    let mut intruder = logged_in(&server, "Владелица", PASSWORD);
+    let mut laptop = logged_in(&server, "Владелица", PASSWORD);
+    let mut other = server.user("Сосед");
+    assert_eq!(ok(&intruder.get("/api/me").unwrap())["name"], "Владелица");
+    let change =
+        |c: &mut Client, old: &str, new: &str| c.post("/api/me/password", json!({"old": old, "new": new})).unwrap();
+    // Refusals, in Russian, change nothing.
+    owner.csrf = false;
+    assert_eq!(error(&change(&mut owner, PASSWORD, "новый-пароль-1")), (403, "csrf".into()));
+    owner.csrf = true;
+    let r = change(&mut owner, "не тот пароль", "новый-пароль-1");
+    assert_eq!(error(&r), (403, "wrong_password".into()), "{}", r.body);
+    assert_eq!(r.json()["message"], "Текущий пароль введён неверно.");
+    let r = change(&mut owner, PASSWORD, "корот");
+    assert_eq!(error(&r), (400, "bad_request".into()));
+    assert_eq!(r.json()["message"], "Пароль должен быть не короче 8 символов.");
+    let r = change(&mut owner, PASSWORD, &"я".repeat(600));
+    assert_eq!(r.json()["message"], "Пароль должен быть не длиннее 1024 байт.");
+    let r = owner.post("/api/me/password", json!({"old": PASSWORD})).unwrap();
+    assert_eq!(error(&r).0, 400, "{}", r.body);
+    assert_eq!(error(&server.client().post("/api/me/password", json!({"old": PASSWORD, "new": "x"})).unwrap()).0, 401);
+    assert_eq!(ok(&intruder.get("/api/me").unwrap())["name"], "Владелица", "nothing changed yet");
+
+    let done = ok(&change(&mut owner, PASSWORD, "новый-пароль-1"));
+    assert_eq!(done, json!({"ok": true, "ended": 2}));
+    assert_eq!(error(&intruder.get("/api/me").unwrap()), (401, "unauthorized".into()), "the intruder is out");
+    assert_eq!(error(&laptop.get("/api/me").unwrap()).0, 401);
+    assert_eq!(ok(&owner.get("/api/me").unwrap())["name"], "Владелица", "the owner's session stays");
+    assert_eq!(ok(&other.get("/api/me").unwrap())["name"], "Сосед", "another account is untouched");
+    assert_eq!(error(&login(&server, "Владелица", PASSWORD)), (401, "bad_credentials".into()));
+    let mut phone = logged_in(&server, "Владелица", "новый-пароль-1");
+
+    // "End the other sessions": the phone is out, the owner stays.
+    owner.csrf = false;
+    assert_eq!(error(&owner.post("/api/me/sessions/end-others", json!({})).unwrap()), (403, "csrf".into()));
+    owner.csrf = true;
+    assert_eq!(ok(&owner.post("/api/me/sessions/end-others", json!({})).unwrap()), json!({"ok": true, "ended": 1}));
+    assert_eq!(error(&phone.get("/api/me").unwrap()).0, 401);
+    assert_eq!(ok(&owner.get("/api/me").unwrap())["name"], "Владелица");
+
+    // The old password is checked under the login limits: after the free failures (one
+    // was made above), guessing it through a stolen session waits like a login.
+    let mut waited = None;
+    for i in 0..8 {
+        let r = change(&mut owner, &format!("догадка-{i}"), "новый-пароль-2");
+        if r.status == 429 {
+            waited = Some(i);
+            assert!(r.header("retry-after").is_some());
+            assert!(r.json()["message"].as_str().unwrap().starts_with("Слишком много неудачных попыток"), "{}", r.body);
+            break;
+        }
+        assert_eq!(error(&r), (403, "wrong_password".into()));
+    }
+    assert!(waited.is_some(), "the guesses never waited");
+    assert_eq!(error(&login(&server, "Владелица", "новый-пароль-1")).0, 429, "the same limit as a login");
+}
+
+/// A form post from the page at `from` (its CSRF token read from it) to `action`.
+fn form(c: &mut Client, from: &str, action: &str, fields: &[(&str, &str)]) -> Reply {
+    let page = c.get(from).unwrap().body;
+    let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
+    let token = page[at..].split('"').next().unwrap().to_string();
+    let enc = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
+    let mut body = format!("csrf={token}");
+    for (k, v) in fields {
+        body.push_str(&format!("&{k}={}", enc(v)));
+    }
+    c.raw("POST", action, "application/x-www-form-urlencoded", body.as_bytes()).unwrap()
+}
+
+/// Issue 28, point 15 (the profile page): the same, from the page's two forms.
+fn the_profile_page_changes_the_password_and_ends_other_sessions() {
+    let server = Server::start();
+    let mut owner = server.user("Хозяин");
+    let mut intruder = logged_in(&server, "Хозяин", PASSWORD);
+    let page = owner.get("/profile").unwrap();
+    assert!(page.body.contains("action=\"/profile/password\"") && page.body.contains("Завершить другие сеансы"));
+    // Without the form's token: refused before anything is read.
+    let r = owner
+        .raw("POST", "/profile/password", "application/x-www-form-urlencoded", b"csrf=x&old=a&new=bbbbbbbbbb")
+        .unwrap();
+    assert_eq!(r.status, 403);
+    let r = form(&mut owner, "/profile", "/profile/password", &[("old", "не тот"), ("new", "новый-пароль-1")]);
+    assert_eq!(r.status, 422);
+    assert!(
+        r.body.contains("<span class=\"error\" id=\"old-error\">Текущий пароль введён неверно.</span>"),
+        "{}",
+        r.body
+    );
+    let r = form(&mut owner, "/profile", "/profile/password", &[("old", PASSWORD), ("new", "коротко")]);
+    assert!(r.body.contains("id=\"new-error\">Пароль должен быть не короче 8 символов."), "{}", r.body);
+    assert_eq!(ok(&intruder.get("/api/me").unwrap())["name"], "Хозяин");
+    let r = form(&mut owner, "/profile", "/profile/password", &[("old", PASSWORD), ("new", "новый-пароль-1")]);
+    assert_eq!((r.status, r.header("location")), (303, Some("/profile?password=1")), "{}", r.body);
+    assert!(owner.get("/profile?password=1").unwrap().body.contains("Пароль изменён; завершено других сеансов: 1."));
+    assert_eq!(error(&intruder.get("/api/me").unwrap()).0, 401, "the intruder is out");
+    assert_eq!(intruder.get("/profile").unwrap().status, 303, "and sent to log in");
+
+    let mut tablet = logged_in(&server, "Хозяин", "новый-пароль-1");
+    let r = form(&mut owner, "/profile", "/profile/sessions", &[]);
+    assert_eq!((r.status, r.header("location")), (303, Some("/profile?ended=1")));
+    assert!(owner.get("/profile?ended=1").unwrap().body.contains("Завершено других сеансов: 1."));
+    assert_eq!(error(&tablet.get("/api/me").unwrap()).0, 401);
+    assert_eq!(ok(&owner.get("/api/me").unwrap())["name"], "Хозяин");
 }

@@ -168,6 +168,12 @@ store_trait! {
         /// The user of a live session (expired sessions count as absent).
         async fn session_user(&self, token: &str, now: i64) -> Result<Option<i64>>;
         async fn delete_session(&self, token: &str) -> Result<()>;
+        /// Sets an account's password hash (checked and hashed by the caller) and ends every
+        /// session of the account but `keep` (the one that asked), in one transaction: a
+        /// session opened with the old password does not outlive it. The number ended.
+        async fn set_password(&self, id: i64, password_hash: &str, keep: &str) -> Result<u64>;
+        /// Ends every session of the account but `keep`: the number ended.
+        async fn end_other_sessions(&self, id: i64, keep: &str) -> Result<u64>;
     }
 }
 

@@ -410,6 +410,39 @@ impl Accounts for PgStore {
         sqlx::query("DELETE FROM sessions WHERE token = $1").bind(token).execute(&self.pool).await?;
         Ok(())
     }
+
+    async fn set_password(&self, id: i64, password_hash: &str, keep: &str) -> Result<u64> {
+        if !storable(password_hash) || !storable(keep) {
+            return Err(StoreError::Db("a password hash or token with a NUL character".into()));
+        }
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token <> $2")
+            .bind(id)
+            .bind(keep)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        Ok(ended)
+    }
+
+    async fn end_other_sessions(&self, id: i64, keep: &str) -> Result<u64> {
+        if !storable(keep) {
+            return Err(StoreError::Db("a token with a NUL character".into()));
+        }
+        let ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token <> $2")
+            .bind(id)
+            .bind(keep)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        Ok(ended)
+    }
 }
 
 impl EventLog for PgStore {

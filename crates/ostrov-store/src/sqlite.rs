@@ -125,6 +125,13 @@ impl SqliteStore {
         cache.insert(token.to_string(), (user, expires_at));
     }
 
+    /// Drops the cached sessions of account `user` but `keep` (after they were deleted from
+    /// the file), so that the next request of one reads the file and finds it gone.
+    fn forget_sessions(&self, user: i64, keep: &str) {
+        let mut cache = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        cache.retain(|token, (u, _)| *u != user || token == keep);
+    }
+
     async fn migrate(&self) -> Result<()> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)").execute(&mut *tx).await?;
@@ -303,6 +310,35 @@ impl Accounts for SqliteStore {
         sqlx::query("DELETE FROM sessions WHERE token = ?").bind(token).execute(&self.pool).await?;
         self.sessions.lock().unwrap_or_else(|e| e.into_inner()).remove(token);
         Ok(())
+    }
+
+    async fn set_password(&self, id: i64, password_hash: &str, keep: &str) -> Result<u64> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET password_hash = ? WHERE id = ?")
+            .bind(password_hash)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let ended = sqlx::query("DELETE FROM sessions WHERE user_id = ? AND token <> ?")
+            .bind(id)
+            .bind(keep)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        self.forget_sessions(id, keep);
+        Ok(ended)
+    }
+
+    async fn end_other_sessions(&self, id: i64, keep: &str) -> Result<u64> {
+        let ended = sqlx::query("DELETE FROM sessions WHERE user_id = ? AND token <> ?")
+            .bind(id)
+            .bind(keep)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        self.forget_sessions(id, keep);
+        Ok(ended)
     }
 }
 

@@ -41,6 +41,8 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/login", get(account::login_page::<S>).post(account::login::<S>))
         .route("/logout", post(account::logout::<S>))
         .route("/profile", get(profile::show::<S>).post(profile::save::<S>))
+        .route("/profile/password", post(profile::password::<S>))
+        .route("/profile/sessions", post(profile::end_others::<S>))
         .route("/new", get(lobby::create_page::<S>).post(lobby::create::<S>))
         .route("/new/balance", get(lobby::balance::<S>))
         .route("/join/{invite}", get(lobby::invite_page::<S>).post(lobby::join::<S>))

@@ -9,8 +9,9 @@ use ostrov_store::Store;
 use serde::Deserialize;
 
 use super::page::{page, to, Chrome, St, Visitor, WebError};
-use crate::auth::{self, Profile, ProfileField, CASES};
+use crate::auth::{self, PasswordField, Profile, ProfileField, CASES};
 use crate::error::ApiError;
+use crate::harden::ClientAddr;
 
 /// One form's field.
 struct FormField {
@@ -32,6 +33,11 @@ struct ProfilePage<'a> {
     gender_error: Option<String>,
     forms_error: Option<String>,
     forms: Vec<FormField>,
+    /// What the last password change or "end the other sessions" did, said in Russian.
+    sessions_note: Option<String>,
+    old_error: Option<String>,
+    new_error: Option<String>,
+    password_error: Option<String>,
 }
 
 /// The questions of the cases, after their names: «именительный (кто?)».
@@ -54,7 +60,27 @@ impl<'a> ProfilePage<'a> {
                     error: None,
                 })
                 .collect(),
+            sessions_note: None,
+            old_error: None,
+            new_error: None,
+            password_error: None,
         }
+    }
+}
+
+/// «Пароль изменён», «других сеансов не было» / «завершено сеансов: 2», from the page's query.
+fn sessions_note(query: &str) -> Option<String> {
+    let (what, n) = query.split_once('=')?;
+    let n: u64 = n.parse().ok()?;
+    let ended = match n {
+        0 => "других открытых сеансов не было".to_string(),
+        n => format!("завершено других сеансов: {n}"),
+    };
+    match what {
+        "password" => Some(format!("Пароль изменён; {ended}.")),
+        "ended" if n == 0 => Some("Других открытых сеансов не было.".into()),
+        "ended" => Some(format!("Завершено других сеансов: {n}.")),
+        _ => None,
     }
 }
 
@@ -64,6 +90,7 @@ pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, q: RawQuery) -> Resu
     let u = st.store.user_by_id(id).await?.ok_or(WebError::Login)?;
     let mut p = ProfilePage::new(&v, u.gender.as_deref(), u.forms.as_deref().unwrap_or_default());
     p.saved = q.0.as_deref() == Some("saved");
+    p.sessions_note = q.0.as_deref().and_then(sessions_note);
     Ok(page(&v, StatusCode::OK, &p))
 }
 
@@ -113,4 +140,62 @@ pub async fn save<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<Profil
             Ok(page(&v, StatusCode::UNPROCESSABLE_ENTITY, &p))
         }
     }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct PasswordForm {
+    csrf: String,
+    old: String,
+    new: String,
+}
+
+/// `POST /profile/password`: changes the password (issue 28, point 15) and ends every other
+/// session of the account; on a refusal, the page again with the message next to its field.
+pub async fn password<S: Store>(
+    State(st): St<S>,
+    addr: ClientAddr,
+    h: HeaderMap,
+    Form(f): Form<PasswordForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let id = v.id()?;
+    v.check(&f.csrf)?;
+    let token = auth::token_of(&h).ok_or(WebError::Login)?;
+    match auth::change_password(&st, id, &token, &f.old, &f.new, addr).await {
+        Ok(ended) => Ok(to(&format!("/profile?password={ended}"))),
+        Err((_, e @ ApiError::Internal(_))) => Err(e.into()),
+        Err((field, e)) => {
+            let u = st.store.user_by_id(id).await?.ok_or(WebError::Login)?;
+            let mut p = ProfilePage::new(&v, u.gender.as_deref(), u.forms.as_deref().unwrap_or_default());
+            let m = Some(e.message());
+            match field {
+                PasswordField::Old => p.old_error = m,
+                PasswordField::New => p.new_error = m,
+                PasswordField::Form => p.password_error = m,
+            }
+            let status = if matches!(e, ApiError::TooMany(..)) { e.status() } else { StatusCode::UNPROCESSABLE_ENTITY };
+            Ok(page(&v, status, &p))
+        }
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct TokenForm {
+    csrf: String,
+}
+
+/// `POST /profile/sessions`: ends every session of the account but this one.
+pub async fn end_others<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    Form(f): Form<TokenForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let id = v.id()?;
+    v.check(&f.csrf)?;
+    let token = auth::token_of(&h).ok_or(WebError::Login)?;
+    let ended = auth::end_other_sessions(&st, id, &token).await?;
+    Ok(to(&format!("/profile?ended={ended}")))
 }

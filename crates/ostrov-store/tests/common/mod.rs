@@ -41,6 +41,25 @@ pub async fn users_sessions_games<S: Store>(s: &S) -> (i64, i64) {
     assert_eq!(s.session_user("tok", 100).await.unwrap(), None, "expired");
     s.delete_session("tok").await.unwrap();
     assert_eq!(s.session_user("tok", 50).await.unwrap(), None);
+    // Issue 28, point 15: a password change, or "end the other sessions", ends every
+    // session of the account but the one that asked; another account's stay.
+    for t in ["mine", "intruder", "laptop"] {
+        s.create_session(t, u, 100).await.unwrap();
+        assert_eq!(s.session_user(t, 50).await.unwrap(), Some(u), "cached where a store caches");
+    }
+    s.create_session("boris", b, 100).await.unwrap();
+    assert_eq!(s.set_password(u, "new-hash", "mine").await.unwrap(), 2);
+    assert_eq!(s.user_by_id(u).await.unwrap().unwrap().password_hash, "new-hash");
+    assert_eq!(s.session_user("mine", 50).await.unwrap(), Some(u), "the asking session stays");
+    for t in ["intruder", "laptop"] {
+        assert_eq!(s.session_user(t, 50).await.unwrap(), None, "{t} ended");
+    }
+    s.create_session("phone", u, 100).await.unwrap();
+    assert_eq!(s.end_other_sessions(u, "mine").await.unwrap(), 1);
+    assert_eq!(s.session_user("phone", 50).await.unwrap(), None);
+    assert_eq!(s.session_user("mine", 50).await.unwrap(), Some(u));
+    assert_eq!(s.session_user("boris", 50).await.unwrap(), Some(b), "another account's session stays");
+    s.delete_session("mine").await.unwrap();
 
     let g = s.create_game("Остров", u, "inv1", &json!({"slots": 8}), 7).await.unwrap();
     let row = s.game(g).await.unwrap().unwrap();
