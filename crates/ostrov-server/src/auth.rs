@@ -301,6 +301,21 @@ pub fn profile_forms(name: &str, raw: Option<&[String]>) -> Result<Option<Vec<St
             format!("Первая форма (именительный падеж) «{}» должна быть вашим именем «{name}».", out[0]),
         ));
     }
+    // Forms 2–6 are forms of the name (issue 28, point 6: «Бори» is not one of «Вика»),
+    // by the engine's rule: the name's consonants kept (Лёва — Льва, Павел — Павла).
+    for (k, f) in out.iter().enumerate().skip(1) {
+        if !ostrov_engine::ru::is_form_of(name, f) {
+            return Err(bad(
+                ProfileField::Form(k),
+                format!(
+                    "Форма {} ({} падеж) «{f}» — не форма имени «{name}»: формы сохраняют согласные имени \
+                     (Лёва — Льва, Павел — Павла, Любовь — Любовью).",
+                    k + 1,
+                    CASES[k]
+                ),
+            ));
+        }
+    }
     // What a game will make of them (the same check a game file's `forms` gets).
     ostrov_engine::ru::Speech::resolve(name, None, Some(&out))
         .map_err(|e| bad(ProfileField::Forms, format!("Формы имени не подходят: {e}.")))?;

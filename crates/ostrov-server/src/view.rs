@@ -144,6 +144,9 @@ pub struct YouView {
     pub pack: Vec<String>,
     /// The player's orders in force on the open day.
     pub orders: Vec<OrderEntry>,
+    /// Why the forms of the player's profile were left out of this game (issue 28, point 6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forms_dropped: Option<String>,
 }
 
 /// A published newspaper.
@@ -194,6 +197,12 @@ pub struct GameView {
     /// The host's: every order in force on the open day.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub orders: Option<Vec<OrderEntry>>,
+}
+
+/// What seat `p` is told of its profile forms left out at the start (issue 28, point 6).
+pub fn forms_dropped(live: &GameState, p: PlayerId) -> Option<String> {
+    let dropped = live.dropped_forms.get(p.index()).filter(|d| !d.is_empty())?;
+    Some(crate::game::lobby::dropped_forms_ru(dropped))
 }
 
 fn death_id(d: Death) -> &'static str {
@@ -288,6 +297,7 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
             item: ItemView::of(m, p),
             pack: sight.pack().iter().map(|q| m.state.name(*q).to_string()).collect(),
             orders: orders_of(live, Some(&pl.name)),
+            forms_dropped: forms_dropped(live, p),
         });
     }
     if host {

@@ -1,5 +1,7 @@
 //! The hostile round (issue 28) over HTTP, one test per point fixed here:
 //! - point 3: the dead read the pack's chat but do not post in it (O-THREAD-4);
+//! - point 6: the profile's forms 2–6 are forms of the player's own name, and forms that
+//!   are or look like another seat's name or forms are dropped at the start (she is told);
 //! - point 7: a seat may not take the host's account name or a look-alike of it;
 //! - point 9: a finished game's discussion takes no post, from anyone (409, in Russian);
 //! - point 10: every per-user answer, API and page, carries `Cache-Control: no-store`;
@@ -14,6 +16,7 @@ support::both_stores!(
     a_finished_game_takes_no_post,
     a_password_change_ends_the_intruders_session,
     the_profile_page_changes_the_password_and_ends_other_sessions,
+    name_forms_are_the_players_own_and_never_anothers,
 );
 
 use ostrov_server::client::{Client, Reply};
@@ -300,4 +303,57 @@ fn the_profile_page_changes_the_password_and_ends_other_sessions() {
     assert!(owner.get("/profile?ended=1").unwrap().body.contains("Завершено других сеансов: 1."));
     assert_eq!(error(&tablet.get("/api/me").unwrap()).0, 401);
     assert_eq!(ok(&owner.get("/api/me").unwrap())["name"], "Хозяин");
+}
+
+/// Issue 28, point 6: forms 2–6 are refused unless they are forms of the name (the
+/// engine's `is_form_of`: Лёва/Льва, Павел/Павла …); at the start, Вика's forms are
+/// dropped, all six, because «Вики» looks like the seat «Bики» (a Latin B): the paper
+/// declines her by the engine's table, and she is told on her page and in the API.
+fn name_forms_are_the_players_own_and_never_anothers() {
+    let server = Server::start();
+    let mut host = server.user("Хозяйка");
+    let g = ok(&host
+        .post("/api/games", json!({"title": "Формы", "slots": 5, "seed": 3u64, "rules": {"events": no_events()}}))
+        .unwrap());
+    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
+    let forms = |f: [&str; 6]| json!({"forms": f});
+    let mut vika = server.user("Вика");
+    let r = vika.call("PATCH", "/api/me", Some(&forms(["Вика", "Бори", "Боре", "Борю", "Борей", "Боре"]))).unwrap();
+    assert_eq!(error(&r), (400, "bad_request".into()), "{}", r.body);
+    assert_eq!(
+        r.json()["message"],
+        "Форма 2 (родительный падеж) «Бори» — не форма имени «Вика»: формы сохраняют согласные имени \
+         (Лёва — Льва, Павел — Павла, Любовь — Любовью)."
+    );
+    assert_eq!(ok(&vika.get("/api/me").unwrap())["forms"], serde_json::Value::Null, "nothing stored");
+    // Real declensions pass: fleeting vowels, soft signs.
+    for (name, f) in [
+        ("Лёва", ["Лёва", "Льва", "Льву", "Льва", "Львом", "Льве"]),
+        ("Павел", ["Павел", "Павла", "Павлу", "Павла", "Павлом", "Павле"]),
+        ("Любовь", ["Любовь", "Любови", "Любови", "Любовь", "Любовью", "Любови"]),
+        ("Илья", ["Илья", "Ильи", "Илье", "Илью", "Ильёй", "Илье"]),
+    ] {
+        let mut c = server.user(name);
+        ok(&c.call("PATCH", "/api/me", Some(&forms(f))).unwrap());
+        if name == "Лёва" {
+            ok(&c.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
+        }
+    }
+    ok(&vika.call("PATCH", "/api/me", Some(&forms(["Вика", "Вики", "Вике", "Вику", "Викой", "Вике"]))).unwrap());
+    ok(&vika.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
+    let _others = server.join_all(&invite, &["Bики", "Гоша"]);
+    server.clock.set(START);
+    ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
+
+    let file = host.get(&format!("/api/games/{id}/gamefile")).unwrap().body;
+    assert!(file.contains("forms = [\"Лёва\", \"Льва\", \"Льву\", \"Льва\", \"Львом\", \"Льве\"]"), "{file}");
+    assert!(!file.contains("\"Вики\""), "her forms are dropped: {file}");
+    let told = "Формы вашего имени из профиля не взяты в эту игру: «Вики» — имя или форма имени другого участника \
+                (или выглядит так же) либо не форма вашего имени. Газеты склоняют ваше имя сами, если знают его, \
+                или пишут его в именительном падеже.";
+    let v = ok(&vika.get(&format!("/api/games/{id}")).unwrap());
+    assert_eq!(v["you"]["forms_dropped"], told);
+    assert!(vika.get(&format!("/games/{id}")).unwrap().body.contains(told), "told on her page");
+    let others = ok(&host.get(&format!("/api/games/{id}")).unwrap());
+    assert!(others.get("you").is_none());
 }

@@ -10,7 +10,10 @@
 //! verb or a role agrees with a known gender («Ясновидящая Маша», «Маша применила
 //! Шокер»); with an unknown one the sentence is built so it needs none. Never "(а)".
 
+mod forms;
 mod names;
+
+pub use forms::is_form_of;
 
 use std::sync::Arc;
 

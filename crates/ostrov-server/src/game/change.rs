@@ -39,6 +39,8 @@ pub struct Started {
     pub(super) m: Match,
     pub(super) before: Box<Match>,
     pub(super) day: DayTimes,
+    /// Each seat's profile forms left out at the start (issue 28, point 6).
+    pub(super) dropped: Vec<Vec<String>>,
 }
 
 /// A decided opening of the next day: the match with the day open, and as it was before.

@@ -175,6 +175,11 @@ pub struct SeatSpeech {
     pub gender: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forms: Option<Vec<String>>,
+    /// The profile's forms left out at the start (issue 28, point 6): one of them is, or
+    /// looks like, another seat's name or form, or the host's name, or is no form of the
+    /// seat's own name. The seat is declined as without a profile; the player is told.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
 }
 
 /// Where a post is written.

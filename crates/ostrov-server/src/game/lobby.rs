@@ -2,6 +2,7 @@
 
 use ostrov_engine::fold_name;
 
+use super::event::SeatSpeech;
 use super::state::{state, GameState, Member, Refused, Status};
 
 /// Characters that render as nothing or move the text around: the engine's table of
@@ -14,7 +15,63 @@ pub fn invisible(c: char) -> bool {
     (ostrov_engine::is_invisible(c) && !matches!(c, '\u{FE00}'..='\u{FE0F}')) || c.is_control()
 }
 
+/// What a player whose profile forms were left out at the start is told (issue 28, point 6).
+pub fn dropped_forms_ru(dropped: &[String]) -> String {
+    let list = dropped.iter().map(|f| format!("«{f}»")).collect::<Vec<_>>().join(", ");
+    format!(
+        "Формы вашего имени из профиля не взяты в эту игру: {list} — имя или форма имени другого участника \
+         (или выглядит так же) либо не форма вашего имени. Газеты склоняют ваше имя сами, если знают его, \
+         или пишут его в именительном падеже."
+    )
+}
+
 impl GameState {
+    /// The seats' gender and forms as the game starts with them, from their accounts'
+    /// profiles (issue 28, point 6): a seat's forms 2–6 that are no forms of its name
+    /// ([`ostrov_engine::ru::is_form_of`]: a profile saved before the rule), or that are, or
+    /// look like ([`ostrov_engine::skeleton`]), another seat's name or one of its forms
+    /// (given, or the engine's own declension), or the host's name, are dropped, all six
+    /// (the engine declines the name itself then, or keeps it in the nominative), and
+    /// listed in `dropped` for the player to be told. The gender stays.
+    pub fn speech_at_start(&self, host_name: Option<&str>, mut speech: Vec<SeatSpeech>) -> Vec<SeatSpeech> {
+        use ostrov_engine::skeleton;
+        // Every name and form a seat is printed as: its name, its given forms, the engine's.
+        let printed: Vec<Vec<String>> = self
+            .members
+            .iter()
+            .zip(&speech)
+            .map(|(m, s)| {
+                let mut keys = vec![skeleton(&m.name)];
+                keys.extend(s.forms.iter().flatten().map(|f| skeleton(f)));
+                if let Ok(auto) = ostrov_engine::ru::Speech::resolve(&m.name, None, None) {
+                    keys.extend(auto.forms.iter().flat_map(|f| f.iter()).map(|f| skeleton(f)));
+                }
+                keys
+            })
+            .collect();
+        let host = host_name.map(skeleton);
+        for (i, s) in speech.iter_mut().enumerate() {
+            let Some(forms) = &s.forms else { continue };
+            let name = &self.members[i].name;
+            let bad: Vec<String> = forms
+                .iter()
+                .skip(1)
+                .filter(|f| {
+                    let k = skeleton(f);
+                    !ostrov_engine::ru::is_form_of(name, f)
+                        || host.as_ref() == Some(&k)
+                        || printed.iter().enumerate().any(|(j, keys)| j != i && keys.contains(&k))
+                })
+                .cloned()
+                .collect();
+            if !bad.is_empty() {
+                s.forms = None;
+                s.dropped = bad;
+            }
+        }
+        speech
+    }
+
     /// A new seat's name as it will be shown ([`ostrov_engine::clean_name`]), checked
     /// against the seats already taken by its skeleton: look-alikes (case, ё/е, Latin and
     /// Cyrillic letters that look the same, full-width forms, invisible characters, NFD)

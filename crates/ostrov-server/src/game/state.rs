@@ -165,6 +165,9 @@ pub struct GameState {
     /// Why the game cannot go on by itself, for the host: a scheduler step that fails (the
     /// server retries it). Set by the server, not by the fold.
     pub broken: Option<String>,
+    /// Each seat's profile forms left out at the start, to tell the player (issue 28,
+    /// point 6); empty for a seat whose forms were taken, and before the start.
+    pub dropped_forms: Vec<Vec<String>>,
 }
 
 impl GameState {
@@ -195,6 +198,7 @@ impl GameState {
             seq: 0,
             changes: ChangeCounts::default(),
             broken: None,
+            dropped_forms: Vec::new(),
         })
     }
 

@@ -85,7 +85,8 @@ impl GameState {
             .map_err(|e| state("engine", resolve_error_ru(&e)))?;
         let seats = game.setup.seat_index();
         let day = DayTimes::opened(at, midday_at, deadline_at);
-        Ok(Box::new(Started { file, game, seats, m, before, day }))
+        let dropped = speech.iter().map(|s| s.dropped.clone()).collect();
+        Ok(Box::new(Started { file, game, seats, m, before, day, dropped }))
     }
 
     pub(super) fn evolve_start(&mut self, s: Started, at: i64) {
@@ -97,6 +98,7 @@ impl GameState {
         self.status = Status::Running;
         self.started_at = Some(at);
         self.days.push(s.day);
+        self.dropped_forms = s.dropped;
     }
 
     pub(super) fn decide_open(

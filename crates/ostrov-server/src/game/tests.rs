@@ -114,7 +114,7 @@ fn events_round_trip_through_the_store_form() {
         GameEvent::Joined { user: 5, name: "Ёжик".into() },
         GameEvent::Started {
             roles: vec!["seer".into()],
-            speech: vec![SeatSpeech { gender: Some("f".into()), forms: None }],
+            speech: vec![SeatSpeech { gender: Some("f".into()), forms: None, dropped: Vec::new() }],
         },
     ] {
         let (kind, payload) = ev.split();
@@ -124,4 +124,44 @@ fn events_round_trip_through_the_store_form() {
     let old = GameEvent::join("started", &serde_json::json!({"roles": ["seer"]})).unwrap();
     assert_eq!(old, GameEvent::Started { roles: vec!["seer".into()], speech: Vec::new() });
     assert!(GameEvent::join("exploded", &serde_json::json!({})).is_err());
+}
+
+/// Issue 28, point 6 (O-NAME-1): at the start a seat's profile forms are dropped, all six
+/// (the gender stays), when one is, or looks like, another seat's name or form (given or
+/// the engine's own), or the host's name, or is no form of the seat's name (a profile
+/// saved before the rule); the dropped forms are listed for the player.
+#[test]
+fn colliding_or_foreign_name_forms_are_dropped_at_the_start() {
+    let mut live = game(4).0;
+    live.members = ["Вика", "Bики", "Лёва", "Гоша"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Member { user: i as i64, name: n.to_string() })
+        .collect();
+    let forms = |f: [&str; 6]| Some(f.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let lev = || SeatSpeech {
+        gender: Some("m".into()),
+        forms: forms(["Лёва", "Льва", "Льву", "Льва", "Львом", "Льве"]),
+        dropped: vec![],
+    };
+    let speech = vec![
+        SeatSpeech {
+            gender: Some("f".into()),
+            forms: forms(["Вика", "Вики", "Вике", "Вику", "Викой", "Вике"]),
+            dropped: vec![],
+        },
+        SeatSpeech::default(),
+        lev(),
+        SeatSpeech {
+            gender: None, forms: forms(["Гоша", "Бори", "Гоше", "Гошу", "Гошей", "Гоше"]), dropped: vec![]
+        },
+    ];
+    let out = live.speech_at_start(Some("Хозяйка"), speech.clone());
+    // «Вики» looks like the seat «Bики» (a Latin B).
+    assert_eq!(out[0], SeatSpeech { gender: Some("f".into()), forms: None, dropped: vec!["Вики".into()] });
+    assert_eq!(out[2], lev(), "Лёва's forms are his own and nobody else's");
+    assert_eq!(out[3].dropped, vec!["Бори".to_string()], "no form of «Гоша»");
+    // The host's name is nobody's form.
+    let out = live.speech_at_start(Some("ЛЬВУ"), speech);
+    assert_eq!(out[2].dropped, vec!["Льву".to_string()]);
 }

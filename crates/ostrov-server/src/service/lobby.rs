@@ -173,6 +173,9 @@ pub async fn start<S: Store, T>(
     for m in &slot.live.members {
         speech.push(seat_speech(st.store.user_by_id(m.user).await?, &m.name));
     }
+    // No seat is printed under a form that is another's, or the host's (issue 28, point 6).
+    let host_name = st.store.user_by_id(user).await?.map(|u| u.name);
+    let speech = slot.live.speech_at_start(host_name.as_deref(), speech);
     let staged = commit(st, &mut slot, GameEvent::Started { roles, speech }, Some(user), None, now).await?;
     let shown = show(&slot.live, now);
     drop(slot);
@@ -188,7 +191,7 @@ fn seat_speech(account: Option<ostrov_store::User>, seat: &str) -> SeatSpeech {
     let Some(u) = account else { return SeatSpeech::default() };
     let forms =
         u.forms.filter(|f| f.first().is_some_and(|n| ostrov_engine::skeleton(n) == ostrov_engine::skeleton(seat)));
-    SeatSpeech { gender: u.gender, forms }
+    SeatSpeech { gender: u.gender, forms, dropped: Vec::new() }
 }
 
 #[cfg(test)]
@@ -214,7 +217,7 @@ mod tests {
         assert_eq!(seat_speech(Some(account(Some(forms))), "KИСУЛЯ"), own);
         // Another name in this game: the gender only.
         let other = seat_speech(Some(account(Some(forms))), "Мурка");
-        assert_eq!(other, SeatSpeech { gender: Some("f".into()), forms: None });
+        assert_eq!(other, SeatSpeech { gender: Some("f".into()), forms: None, dropped: Vec::new() });
         assert_eq!(seat_speech(Some(account(None)), "Кисуля"), other);
         assert_eq!(seat_speech(None, "Кисуля"), SeatSpeech::default());
     }

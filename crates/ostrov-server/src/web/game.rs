@@ -71,6 +71,8 @@ pub struct You {
     pub item: Option<String>,
     pub pack: Vec<String>,
     pub speech: &'static str,
+    /// Why the profile's forms were left out of this game (issue 28, point 6).
+    pub forms_dropped: Option<String>,
 }
 
 pub struct PaperLink {
@@ -223,6 +225,7 @@ pub fn render_game_page<'a>(
                     .map(|h| format!("{}{}", h.item.ru(), if h.charged { "" } else { " — использована, не заряжена" })),
                 pack: m.pack(p).into_iter().filter(|q| *q != p).map(|q| m.state.name(q).to_string()).collect(),
                 speech: m.speech(p).ru(),
+                forms_dropped: view::forms_dropped(live, p),
             })
         }
         _ => None,
