@@ -66,6 +66,7 @@ fn log(posts: usize) -> Vec<(i64, GameEvent)> {
         seed: Some(20261204),
         shuffle: false,
         schedule: Schedule::default(),
+        visibility: Default::default(),
     };
     let roles = config.deal(PLAYERS).unwrap().iter().map(|r| r.id().to_string()).collect();
     let mut log = vec![(START - 7200, GameEvent::Created(config))];

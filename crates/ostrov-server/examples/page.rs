@@ -28,6 +28,7 @@ fn game() -> GameState {
         seed: Some(20261204),
         shuffle: false,
         schedule: Schedule::default(),
+        visibility: Default::default(),
     };
     let mut live = GameState::new(1, 1000, config).unwrap();
     let names: Vec<String> =

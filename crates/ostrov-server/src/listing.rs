@@ -23,6 +23,8 @@ pub struct Listed {
     pub day: usize,
     pub yours: bool,
     pub playing: bool,
+    /// A private game (O-PRIVATE-1): listed only to its host and players.
+    pub private: bool,
 }
 
 impl Listed {
@@ -31,20 +33,23 @@ impl Listed {
         self.yours || self.playing
     }
 
-    /// Anyone may still join it.
+    /// Anyone may still join it: an open game with a free seat (a private one is joined by
+    /// its invite only).
     pub fn open(&self) -> bool {
-        self.status == Status::Lobby && self.joined < self.slots
+        !self.private && self.status == Status::Lobby && self.joined < self.slots
     }
 
     pub fn json(&self) -> serde_json::Value {
         serde_json::json!({
             "id": self.id, "title": self.title, "status": self.status, "slots": self.slots,
             "joined": self.joined, "day": self.day, "yours": self.yours, "playing": self.playing,
+            "visibility": if self.private { "private" } else { "open" },
         })
     }
 }
 
-/// Every game `keep` lets through, newest first, as `user` sees it. A finished game is
+/// Every game `keep` lets through that `user` may find (a private game only its host's and
+/// players'), newest first, as `user` sees it. A finished game is
 /// listed from its stored summary, without folding it.
 pub async fn games<S: Store>(
     st: &AppState<S>,
@@ -65,6 +70,7 @@ pub async fn games<S: Store>(
                 day: f.day,
                 yours: listing.host == user,
                 playing: f.members.contains(&user),
+                private: f.private,
             }
         } else {
             let Ok(game) = st.game(id).await else { continue };
@@ -81,9 +87,12 @@ pub async fn games<S: Store>(
                 day: l.days.len(),
                 yours: l.host == user,
                 playing: l.seat_of(user).is_some(),
+                private: !l.config.visibility.is_open(),
             }
         };
-        if keep(&row) {
+        // A private game is listed to its host and players only, whatever the caller asks
+        // (O-PRIVATE-1).
+        if (!row.private || row.mine()) && keep(&row) {
             out.push(row);
         }
     }

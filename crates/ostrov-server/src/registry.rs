@@ -34,6 +34,10 @@ pub struct Summary {
     /// Who won, in Russian (`Winner::ru`); `None` for a draw.
     #[serde(default)]
     pub winner: Option<String>,
+    /// A private game (O-PRIVATE-1): listed only to its host and players. Absent in the
+    /// summaries of games that ended before private games: they were open.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
 }
 
 impl Summary {
@@ -45,6 +49,7 @@ impl Summary {
             day: live.days.len(),
             members: live.members.iter().map(|m| m.user).collect(),
             winner: live.winner().map(|w| w.ru().to_string()),
+            private: !live.config.visibility.is_open(),
         }
     }
 }

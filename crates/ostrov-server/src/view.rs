@@ -172,6 +172,8 @@ pub struct GameView {
     pub newspapers: Vec<PaperRef>,
     /// `host`, `player` or `outsider`.
     pub viewer: &'static str,
+    /// `open` or `private` (O-PRIVATE-1).
+    pub visibility: crate::game::Visibility,
     /// The host's: the game's settings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub setup: Option<crate::game::Config>,
@@ -181,6 +183,10 @@ pub struct GameView {
     /// The host's: the invite code, where the caller asks for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
+    /// The host's, of a private game: the key of its newspaper links (`?key=…`), to give
+    /// to whoever may read the newspapers without playing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paper_key: Option<String>,
     /// Once the game has started.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub players: Option<Vec<PlayerView>>,
@@ -203,6 +209,17 @@ pub struct GameView {
 pub fn forms_dropped(live: &GameState, p: PlayerId) -> Option<String> {
     let dropped = live.dropped_forms.get(p.index()).filter(|d| !d.is_empty())?;
     Some(crate::game::lobby::dropped_forms_ru(dropped))
+}
+
+impl GameView {
+    /// Gives the host's view its invite code and, for a private game, the newspaper key.
+    pub fn with_invite(mut self, invite: String) -> GameView {
+        if !self.visibility.is_open() {
+            self.paper_key = Some(crate::service::paper_key(&invite));
+        }
+        self.invite = Some(invite);
+        self
+    }
 }
 
 fn death_id(d: Death) -> &'static str {
@@ -246,6 +263,8 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
         setup: host.then(|| live.config.clone()),
         broken: if host { live.broken.clone() } else { None },
         invite: None,
+        paper_key: None,
+        visibility: live.config.visibility,
         players: None,
         day: None,
         open: None,

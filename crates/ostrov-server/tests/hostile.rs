@@ -3,6 +3,8 @@
 //! - point 6: the profile's forms 2–6 are forms of the player's own name, and forms that
 //!   are or look like another seat's name or forms are dropped at the start (she is told);
 //! - point 7: a seat may not take the host's account name or a look-alike of it;
+//! - point 8: a private game is listed, shown, streamed and published to its host and
+//!   players only (404 to anyone else, as for no game), its newspapers also by a keyed link;
 //! - point 9: a finished game's discussion takes no post, from anyone (409, in Russian);
 //! - point 10: every per-user answer, API and page, carries `Cache-Control: no-store`;
 //! - point 15: a password change checks the old one (under the login limits) and ends every
@@ -17,6 +19,7 @@ support::both_stores!(
     a_password_change_ends_the_intruders_session,
     the_profile_page_changes_the_password_and_ends_other_sessions,
     name_forms_are_the_players_own_and_never_anothers,
+    a_private_game_is_found_by_its_members_only,
 );
 
 use ostrov_server::client::{Client, Reply};
@@ -356,4 +359,132 @@ fn name_forms_are_the_players_own_and_never_anothers() {
     assert!(vika.get(&format!("/games/{id}")).unwrap().body.contains(told), "told on her page");
     let others = ok(&host.get(&format!("/api/games/{id}")).unwrap());
     assert!(others.get("you").is_none());
+}
+
+/// Issue 28, point 8; O-PRIVATE-1.
+fn a_private_game_is_found_by_its_members_only() {
+    let server = Server::start();
+    let mut host = server.user("Тайная");
+    let body = json!({"title": "Тайный остров", "slots": 5, "seed": 5u64, "visibility": "private",
+                      "rules": {"events": no_events()}});
+    let g = ok(&host.post("/api/games", body).unwrap());
+    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
+    assert_eq!(g["visibility"], "private");
+    let key = g["paper_key"].as_str().unwrap().to_string();
+    assert_eq!(key.len(), 24);
+    let open = ok(&host.post("/api/games", json!({"title": "Открытый остров", "slots": 5})).unwrap());
+    assert_eq!((open["visibility"].as_str(), open.get("paper_key")), (Some("open"), None));
+    let open_id = open["id"].as_i64().unwrap();
+
+    let mut outsider = server.user("Чужой");
+    let listed = |c: &mut Client, q: &str| -> Vec<i64> {
+        let l = ok(&c.get(&format!("/api/games{q}")).unwrap());
+        l["games"].as_array().unwrap().iter().map(|g| g["id"].as_i64().unwrap()).collect()
+    };
+    assert_eq!(listed(&mut outsider, ""), vec![open_id], "not listed to join");
+    assert_eq!(listed(&mut outsider, "?all=true"), vec![open_id], "nor among all games");
+    assert!(!outsider.get("/").unwrap().body.contains("Тайный остров"));
+    assert_eq!(listed(&mut host, ""), vec![open_id, id]);
+    assert!(host.get("/").unwrap().body.contains("Тайный остров"));
+    // Joined by the invite.
+    let mut players = server.join_all(&invite, &["Аня", "Боря", "Вера"]);
+    assert_eq!(listed(&mut players[0], ""), vec![open_id, id]);
+    ok(&players[0].get(&format!("/api/invites/{invite}")).unwrap());
+    ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
+    server.clock.set(START + 16 * HOUR); // day 1's 13:00 bulletin is out
+    let papers = ok(&players[0].get(&format!("/api/games/{id}/newspapers")).unwrap());
+    assert_eq!(papers[0]["url"], format!("/api/games/{id}/newspapers/1/bulletin"));
+
+    // An outsider gets what a game that does not exist gets, on every channel.
+    let missing = 424242;
+    let gets = |g: i64| {
+        vec![
+            format!("/api/games/{g}"),
+            format!("/api/games/{g}/orders"),
+            format!("/api/games/{g}/inbox"),
+            format!("/api/games/{g}/newspapers"),
+            format!("/api/games/{g}/newspapers/1/bulletin"),
+            format!("/api/games/{g}/newspapers/1/bulletin?format=bbcode"),
+            format!("/api/games/{g}/report"),
+            format!("/api/games/{g}/gamefile"),
+            format!("/api/games/{g}/events"),
+            format!("/games/{g}"),
+            format!("/games/{g}/thread?room=thread"),
+            format!("/games/{g}/thread.md"),
+            format!("/games/{g}/live"),
+            format!("/games/{g}/papers/1/bulletin"),
+        ]
+    };
+    for (mine, none) in gets(id).into_iter().zip(gets(missing)) {
+        let (a, b) = (outsider.get(&mine).unwrap(), outsider.get(&none).unwrap());
+        assert_eq!((a.status, &a.body), (404, &b.body), "GET {mine}");
+    }
+    for (path, body) in [
+        (format!("/api/games/{id}/orders"), json!({"act": "vote", "target": "Аня"})),
+        (format!("/api/games/{id}/host/pause"), json!({})),
+        (format!("/api/games/{id}/start"), json!({})),
+    ] {
+        assert_eq!(error(&outsider.post(&path, body).unwrap()), (404, "not_found".into()), "POST {path}");
+    }
+    let home = outsider.get("/").unwrap().body;
+    let at = home.find("name=\"csrf\" value=\"").unwrap() + 19;
+    let token = home[at..].split('"').next().unwrap().to_string();
+    let post = format!("csrf={token}&room=thread&text=%D0%AF");
+    let r = outsider
+        .raw("POST", &format!("/games/{id}/thread"), "application/x-www-form-urlencoded", post.as_bytes())
+        .unwrap();
+    assert_eq!(r.status, 404, "no spectator post: {}", r.body);
+    // Signed out: the newspaper page is 404 without the key, the newspaper with it.
+    let mut visitor = server.client();
+    let page = format!("/games/{id}/papers/1/bulletin");
+    assert_eq!(visitor.get(&page).unwrap().status, 404);
+    assert_eq!(visitor.get(&format!("{page}?key={}", "0".repeat(24))).unwrap().status, 404, "a wrong key");
+    let keyed = visitor.get(&format!("{page}?key={key}")).unwrap();
+    assert_eq!(keyed.status, 200, "{}", keyed.body);
+    assert!(keyed.body.contains("Тайный остров") && !keyed.body.contains(&format!("href=\"/games/{id}\"")));
+    let api = outsider.get(&format!("/api/games/{id}/newspapers/1/bulletin?format=plain&key={key}")).unwrap();
+    assert_eq!(api.status, 200, "{}", api.body);
+    let list = ok(&outsider.get(&format!("/api/games/{id}/newspapers?key={key}")).unwrap());
+    assert_eq!(list[0]["url"], format!("/api/games/{id}/newspapers/1/bulletin?key={key}"));
+    let r = outsider.get(&format!("/api/games/{id}/events?key={key}")).unwrap();
+    assert_eq!(r.status, 404, "the key opens the newspapers only");
+    // The host's page links the newspapers with the key; members read them without.
+    assert!(host.get(&format!("/games/{id}")).unwrap().body.contains(&format!("{page}?key={key}")));
+    assert_eq!(players[1].get(&page).unwrap().status, 200);
+    assert_eq!(ok(&players[1].get(&format!("/api/games/{id}")).unwrap())["visibility"], "private");
+    // An open game stays as it was: its page and newspapers to everyone.
+    assert_eq!(outsider.get(&format!("/games/{open_id}")).unwrap().status, 200);
+    assert_eq!(ok(&outsider.get(&format!("/api/games/{open_id}")).unwrap())["viewer"], "outsider");
+}
+
+/// Issue 28, point 8: the create form makes a private game; open is the default.
+#[test]
+fn the_create_form_chooses_private() {
+    let server = Server::start();
+    let mut host = server.user("Ведущая формы");
+    let page = host.get("/new").unwrap().body;
+    assert!(page.contains("name=\"visibility\" value=\"private\""), "{page}");
+    let fields = [
+        ("title", "Закрытая из формы"),
+        ("slots", "5"),
+        ("setup", "recommended"),
+        ("tz", "Europe/Moscow"),
+        ("open", "22:00"),
+        ("midday", "13:00"),
+        ("deadline", "21:00"),
+    ];
+    let mut private = fields.to_vec();
+    private.push(("visibility", "private"));
+    let r = form(&mut host, "/new", "/new", &private);
+    assert_eq!(r.status, 303, "{}", r.body);
+    let id: i64 = r.header("location").unwrap().trim_start_matches("/games/").parse().unwrap();
+    assert_eq!(ok(&host.get(&format!("/api/games/{id}")).unwrap())["visibility"], "private");
+    assert!(host.get(&format!("/games/{id}")).unwrap().body.contains("закрытая игра"));
+    let r = form(&mut host, "/new", "/new", &fields);
+    let id: i64 = r.header("location").unwrap().trim_start_matches("/games/").parse().unwrap();
+    assert_eq!(ok(&host.get(&format!("/api/games/{id}")).unwrap())["visibility"], "open");
+    let mut bad = fields.to_vec();
+    bad.push(("visibility", "secret"));
+    let r = form(&mut host, "/new", "/new", &bad);
+    assert!(r.status == 422 && r.body.contains("Выберите, открытая игра или закрытая."), "{}", r.body);
 }

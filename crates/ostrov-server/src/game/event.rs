@@ -35,6 +35,32 @@ pub struct Config {
     pub shuffle: bool,
     #[serde(default)]
     pub schedule: Schedule,
+    /// Who may find the game and read it (O-PRIVATE-1). Not written when open, so a log
+    /// written before private games (which has no such key) folds as open, as it was.
+    #[serde(default, skip_serializing_if = "Visibility::is_open")]
+    pub visibility: Visibility,
+}
+
+/// Who may find a game and read it (O-PRIVATE-1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Listed to everyone with «Присоединиться» while seats are free; its page, thread and
+    /// newspapers are public to every signed-in user, the newspapers to anyone by link, as
+    /// on a forum. The default: what every game was before private games.
+    #[default]
+    Open,
+    /// Not listed but to its host and players; joined only by the invite; its page,
+    /// thread, live stream, exports and newspapers only for its host and players (anyone
+    /// else gets 404, as for a game that does not exist), the newspapers also to anyone
+    /// with the host's unguessable newspaper link.
+    Private,
+}
+
+impl Visibility {
+    pub fn is_open(&self) -> bool {
+        *self == Visibility::Open
+    }
 }
 
 impl Config {

@@ -209,6 +209,13 @@ impl GameState {
     }
 
     /// The seat of a user.
+    /// Whether `user` (`None`: nobody signed in) may find this game at all (O-PRIVATE-1):
+    /// anyone an open game; a private one only its host and its players. Whoever may not
+    /// gets 404, as for a game that does not exist.
+    pub fn reachable(&self, user: Option<i64>) -> bool {
+        self.config.visibility.is_open() || user.is_some_and(|u| u == self.host || self.seat_of(u).is_some())
+    }
+
     pub fn seat_of(&self, user: i64) -> Option<PlayerId> {
         self.members.iter().position(|m| m.user == user).map(|i| PlayerId(i as u16))
     }

@@ -18,6 +18,7 @@ fn game(n: usize) -> (GameState, Vec<(i64, GameEvent)>) {
         seed: Some(7),
         shuffle: false,
         schedule: Schedule::default(),
+        visibility: Default::default(),
     };
     let mut log = vec![(START - H, GameEvent::Created(config.clone()))];
     let mut live = GameState::new(1, 100, config).unwrap();

@@ -13,15 +13,15 @@ use super::extract::{who, Body, Id, St};
 use crate::error::ApiError;
 use crate::extract::Object;
 use crate::game::{Config, GameState};
-use crate::service::{self, client_request, locked};
+use crate::service::{self, client_request, locked, reach};
 use crate::view::{self, Viewer};
 
 /// `POST /api/games`: the host creates a game; the response has its id and invite code.
 pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, body: Body<Config>) -> Result<Response, ApiError> {
     let user = who(&st, &h, true).await?;
     let Object(config) = body?;
-    let (created, mut v) = service::create_game(&st, user, config, |g, now| view::game(g, Viewer::Host, now)).await?;
-    v.invite = Some(created.invite);
+    let (created, v) = service::create_game(&st, user, config, |g, now| view::game(g, Viewer::Host, now)).await?;
+    let v = v.with_invite(created.invite);
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -61,12 +61,12 @@ pub async fn list<S: Store>(
 pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
     let user = who(&st, &h, false).await?;
     let Path(id) = id?;
-    let (slot, now) = locked(&st, id).await?;
+    let (slot, now) = reach(&st, id, Some(user)).await?;
     let viewer = Viewer::of(&slot.live, user);
     let mut v = view::game(&slot.live, viewer, now);
     if viewer == Viewer::Host {
         if let Some(row) = st.store.game(id).await? {
-            v.invite = Some(row.invite);
+            v = v.with_invite(row.invite);
         }
     }
     Ok(Json(v).into_response())

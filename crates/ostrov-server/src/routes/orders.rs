@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::extract::{who, Body, Id, St};
 use crate::error::ApiError;
 use crate::extract::Object;
-use crate::service::{self, locked, OrderRequest};
+use crate::service::{self, reach, OrderRequest};
 use crate::view;
 
 /// `POST /api/games/{id}/orders`.
@@ -39,7 +39,7 @@ pub async fn send<S: Store>(
 pub async fn mine<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
     let user = who(&st, &h, false).await?;
     let Path(id) = id?;
-    let (slot, _) = locked(&st, id).await?;
+    let (slot, _) = reach(&st, id, Some(user)).await?;
     let Some(seat) = slot.live.seat_of(user) else { return Err(ApiError::Forbidden) };
     let name = slot.live.members[seat.index()].name.clone();
     Ok(Json(json!({"day": slot.live.open_day(), "orders": view::orders_of(&slot.live, Some(&name))})).into_response())

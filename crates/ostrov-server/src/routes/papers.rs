@@ -15,7 +15,7 @@ use serde_json::json;
 
 use super::extract::{who, Id, St};
 use crate::error::ApiError;
-use crate::service::locked;
+use crate::service::{reach, reach_papers};
 use crate::view::{self, Viewer};
 
 #[derive(Deserialize)]
@@ -28,6 +28,17 @@ pub struct FormatQuery {
 fn format_of(q: Result<Query<FormatQuery>, QueryRejection>, default: &str) -> Result<String, ApiError> {
     let Query(q) = q?;
     Ok(q.format.unwrap_or_else(|| default.to_string()))
+}
+
+/// The query of the newspapers: the format, and the key of a private game's newspaper
+/// links (O-PRIVATE-1).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperQuery {
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    key: Option<String>,
 }
 
 fn paper_format(s: &str) -> Result<Format, ApiError> {
@@ -49,29 +60,40 @@ fn text(body: String, format: Format) -> Response {
     r
 }
 
-/// `GET /api/games/{id}/newspapers`: the published newspapers.
-pub async fn list<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
-    let _ = who(&st, &h, false).await?;
+/// `GET /api/games/{id}/newspapers[?key=…]`: the published newspapers (of a private game:
+/// to its host and players, or with its newspaper key, which the urls then carry).
+pub async fn list<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    id: Id,
+    q: Result<Query<PaperQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let user = who(&st, &h, false).await?;
     let Path(id) = id?;
-    let (slot, _) = locked(&st, id).await?;
+    let Query(q) = q?;
+    let (slot, _) = reach_papers(&st, id, Some(user), q.key.as_deref()).await?;
+    let key = q.key.filter(|_| !slot.live.reachable(Some(user))).map(|k| format!("?key={k}")).unwrap_or_default();
     let v: Vec<_> = view::published(&slot.live)
         .into_iter()
-        .map(|(day, kind)| json!({"day": day, "kind": kind, "url": format!("/api/games/{id}/newspapers/{day}/{kind}")}))
+        .map(|(day, kind)| {
+            json!({"day": day, "kind": kind, "url": format!("/api/games/{id}/newspapers/{day}/{kind}{key}")})
+        })
         .collect();
     Ok(Json(json!(v)).into_response())
 }
 
-/// `GET /api/games/{id}/newspapers/{day}/{kind}?format=markdown|bbcode|html|plain`.
+/// `GET /api/games/{id}/newspapers/{day}/{kind}?format=markdown|bbcode|html|plain[&key=…]`.
 pub async fn paper<S: Store>(
     State(st): St<S>,
     h: HeaderMap,
     p: Result<Path<(i64, u32, String)>, PathRejection>,
-    q: Result<Query<FormatQuery>, QueryRejection>,
+    q: Result<Query<PaperQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let _ = who(&st, &h, false).await?;
+    let user = who(&st, &h, false).await?;
     let Path((id, day, kind)) = p?;
-    let f = paper_format(&format_of(q, "markdown")?)?;
-    let (slot, _) = locked(&st, id).await?;
+    let Query(q) = q?;
+    let f = paper_format(q.format.as_deref().unwrap_or("markdown"))?;
+    let (slot, _) = reach_papers(&st, id, Some(user), q.key.as_deref()).await?;
     let live = &slot.live;
     if !view::published(live).iter().any(|(d, k)| *d == day && *k == kind) {
         return Err(ApiError::NotFound);
@@ -95,7 +117,7 @@ pub async fn inbox<S: Store>(
     let user = who(&st, &h, false).await?;
     let Path(id) = id?;
     let fmt = format_of(q, "json")?;
-    let (slot, _) = locked(&st, id).await?;
+    let (slot, _) = reach(&st, id, Some(user)).await?;
     let Some(seat) = slot.live.seat_of(user) else { return Err(ApiError::Forbidden) };
     let Some(m) = &slot.live.m else {
         return Err(ApiError::Conflict("not_started", "Игра ещё не началась.".into()));
@@ -120,7 +142,7 @@ async fn full_view<S: Store>(
     id: i64,
 ) -> Result<(tokio::sync::OwnedMutexGuard<crate::cache::LoadedGame>, i64), ApiError> {
     let user = who(st, h, false).await?;
-    let (slot, now) = locked(st, id).await?;
+    let (slot, now) = reach(st, id, Some(user)).await?;
     if !Viewer::of(&slot.live, user).sees_all(&slot.live) {
         return Err(ApiError::Forbidden);
     }

@@ -8,7 +8,7 @@ use ostrov_engine::OrderEntry;
 use ostrov_store::Store;
 use serde_json::json;
 
-use super::locking::locked;
+use super::locking::reach;
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::game::{Fix, GameEvent, GameState, Status};
@@ -96,7 +96,7 @@ fn host_order(act: &str, target: Option<String>, reason: Option<String>, answer:
 /// reports what is wrong with the request itself, so that nobody but the host learns more
 /// than "forbidden".
 pub async fn require_host<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64) -> Result<(), ApiError> {
-    let (slot, _) = locked(st, id).await?;
+    let (slot, _) = reach(st, id, Some(user)).await?;
     host_of(&slot.live, user)
 }
 
@@ -120,7 +120,7 @@ pub async fn host_action<S: Store, T>(
     request: Option<RequestId>,
     show: impl FnOnce(&GameState, i64) -> T,
 ) -> Result<(HostDone, T), ApiError> {
-    let (mut slot, now) = locked(st, id).await?;
+    let (mut slot, now) = reach(st, id, Some(user)).await?;
     host_of(&slot.live, user)?;
     let live = &slot.live;
     if let Some((r, seq)) =

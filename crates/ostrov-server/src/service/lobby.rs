@@ -156,7 +156,7 @@ pub async fn start<S: Store, T>(
     id: i64,
     show: impl FnOnce(&GameState, i64) -> T,
 ) -> Result<T, ApiError> {
-    let (mut slot, now) = locked(st, id).await?;
+    let (mut slot, now) = super::locking::reach(st, id, Some(user)).await?;
     if slot.live.host != user {
         return Err(ApiError::Forbidden);
     }

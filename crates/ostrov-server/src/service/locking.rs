@@ -34,6 +34,57 @@ pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMu
     Ok((slot, now))
 }
 
+/// The game `id` as `user` (`None`: nobody signed in) reaches it: [`locked`], and 404 for
+/// a private game `user` neither hosts nor plays (O-PRIVATE-1), the same answer as for a
+/// game that does not exist, so that nobody learns which ids are private games. Every
+/// channel that shows or changes a game for a viewer asks this, not [`locked`].
+pub async fn reach<S: Store>(
+    st: &Arc<AppState<S>>,
+    id: i64,
+    user: Option<i64>,
+) -> Result<(OwnedMutexGuard<LoadedGame>, i64), ApiError> {
+    let (slot, now) = locked(st, id).await?;
+    if !slot.live.reachable(user) {
+        return Err(ApiError::NotFound);
+    }
+    Ok((slot, now))
+}
+
+/// The game `id` for reading its newspapers: as [`reach`], and in a private game also for
+/// anyone who has the newspaper link's `key` ([`paper_key`]).
+pub async fn reach_papers<S: Store>(
+    st: &Arc<AppState<S>>,
+    id: i64,
+    user: Option<i64>,
+    key: Option<&str>,
+) -> Result<(OwnedMutexGuard<LoadedGame>, i64), ApiError> {
+    let (slot, now) = locked(st, id).await?;
+    if slot.live.reachable(user) {
+        return Ok((slot, now));
+    }
+    let invite = st.store.game(id).await?.ok_or(ApiError::NotFound)?.invite;
+    match key {
+        Some(k) if same(k.as_bytes(), paper_key(&invite).as_bytes()) => Ok((slot, now)),
+        _ => Err(ApiError::NotFound),
+    }
+}
+
+/// The key of a private game's newspaper links (`?key=…`), made from its invite code: as
+/// unguessable as the invite, and telling nothing of it (a reader of the newspapers
+/// cannot join). 24 hex digits.
+pub fn paper_key(invite: &str) -> String {
+    use blake2::{Blake2s256, Digest};
+    let mut h = Blake2s256::new();
+    h.update(b"ostrov-paper-link\0");
+    h.update(invite.as_bytes());
+    crate::hex::hex(&h.finalize()[..12])
+}
+
+/// Equal bytes, compared in a time that does not depend on where they differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
 /// A client request id: at most 100 printable characters; kept per user, so one user's
 /// ids never collide with another's or with the scheduler's.
 pub fn request_id(user: i64, r: Option<String>) -> Result<Option<String>, ApiError> {

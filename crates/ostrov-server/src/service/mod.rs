@@ -21,6 +21,6 @@ pub mod talk;
 
 pub use host::{host_action, HostAction, HostDone};
 pub use lobby::{by_invite, create_game, join, start, Created};
-pub use locking::{client_request, locked, request_id};
+pub use locking::{client_request, locked, paper_key, reach, reach_papers, request_id};
 pub use orders::{send_order, OrderAccepted, OrderRequest, MAX_ORDERS_PER_DAY};
 pub use talk::{flag, post, Anchor, Flag};

@@ -8,7 +8,7 @@ use ostrov_store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::locking::{client_request, locked};
+use super::locking::{client_request, reach};
 use crate::app::AppState;
 use crate::commit::commit_request;
 use crate::commit::durable_request;
@@ -82,7 +82,7 @@ pub async fn send_order<S: Store>(
     }
     let what = serde_json::to_value(&b).map_err(|e| ApiError::Internal(e.to_string()))?;
     let rid = client_request(user, b.request_id.clone(), "orders", &what)?;
-    let (mut slot, now) = locked(st, id).await?;
+    let (mut slot, now) = reach(st, id, Some(user)).await?;
     let live = &slot.live;
     let Some(seat) = live.seat_of(user) else { return Err(ApiError::Forbidden) };
     let me = live.members[seat.index()].name.clone();

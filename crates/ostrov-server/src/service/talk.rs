@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ostrov_store::Store;
 
 use super::host::{host_action, HostAction};
-use super::locking::locked;
+use super::locking::reach;
 use crate::app::AppState;
 use crate::commit::commit;
 use crate::error::ApiError;
@@ -78,7 +78,7 @@ pub async fn post<S: Store>(
             format!("Сообщение длиннее {MAX_POST} символов ({n}): сократите его."),
         ));
     }
-    let (mut slot, now) = locked(st, id).await?;
+    let (mut slot, now) = reach(st, id, Some(user)).await?;
     let live = &slot.live;
     if !may_read(live, user, room) {
         return Err(ApiError::Forbidden);
@@ -141,7 +141,7 @@ pub async fn flag<S: Store>(
     what: Flag,
 ) -> Result<Anchor, ApiError> {
     let (name, penalise, anchor) = {
-        let (slot, _) = locked(st, id).await?;
+        let (slot, _) = reach(st, id, Some(user)).await?;
         let live = &slot.live;
         if live.host != user {
             return Err(ApiError::Forbidden);
@@ -173,7 +173,7 @@ pub async fn flag<S: Store>(
             Err(e) => return Err(e),
         }
     }
-    let (mut slot, now) = locked(st, id).await?;
+    let (mut slot, now) = reach(st, id, Some(user)).await?;
     let staged = commit(st, &mut slot, ev, Some(user), Some(format!("user{user}:flag:{key}:{no}")), now).await?;
     drop(slot);
     staged.durable().await?;

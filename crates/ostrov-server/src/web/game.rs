@@ -23,7 +23,7 @@ use crate::app::AppState;
 use crate::error::ApiError;
 use crate::game::{Fix, GameState, Room, Status};
 use crate::service::host::Deadline;
-use crate::service::{self, locked, HostAction};
+use crate::service::{self, reach, HostAction};
 use crate::view::{self, Viewer};
 
 /// A refusal to show next to one form (`key`: the form's act or action), and which day
@@ -106,6 +106,8 @@ pub struct GamePage<'a> {
     pub members: Vec<String>,
     pub seats: String,
     pub invite_url: Option<String>,
+    /// A private game (O-PRIVATE-1): not listed, its newspapers by the host's keyed links.
+    pub private: bool,
     pub viewer: &'static str,
     pub open: Option<OpenDay>,
     pub next_open: Option<When>,
@@ -246,10 +248,15 @@ pub fn render_game_page<'a>(
             .collect(),
         _ => Vec::new(),
     };
+    // The host of a private game gets the newspapers' links with their key, to publish.
+    let key = match (&invite, viewer) {
+        (Some(i), Viewer::Host) if !live.config.visibility.is_open() => format!("?key={}", service::paper_key(i)),
+        _ => String::new(),
+    };
     let papers = view::published(live)
         .into_iter()
         .rev()
-        .map(|(d, k)| PaperLink { title: paper_title(d, k), url: format!("/games/{}/papers/{d}/{k}", live.id) })
+        .map(|(d, k)| PaperLink { title: paper_title(d, k), url: format!("/games/{}/papers/{d}/{k}{key}", live.id) })
         .collect();
     let history =
         live.history.iter().rev().map(|n| (when(n.at, tz).text, n.text.clone())).collect::<Vec<(String, String)>>();
@@ -273,6 +280,7 @@ pub fn render_game_page<'a>(
         members: live.members.iter().map(|m| m.name.clone()).collect(),
         seats: format!("{} из {}", live.members.len(), players_ru(live.config.slots)),
         invite_url: invite.filter(|_| viewer == Viewer::Host).map(|i| format!("/join/{i}")),
+        private: !live.config.visibility.is_open(),
         viewer: match viewer {
             Viewer::Host => "host",
             Viewer::Player(_) => "player",
@@ -358,7 +366,7 @@ fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
 pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes: Notes) -> Result<Response, WebError> {
     let user = v.id()?;
     let invite = st.store.game(id).await?.map(|g| g.invite);
-    let (slot, now) = locked(st, id).await?;
+    let (slot, now) = reach(st, id, Some(user)).await?;
     let invite = invite.filter(|_| slot.live.host == user);
     let p = render_game_page(v, &slot.live, invite, now, &notes);
     let status = if notes.message.is_empty() { StatusCode::OK } else { StatusCode::UNPROCESSABLE_ENTITY };

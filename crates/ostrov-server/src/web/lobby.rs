@@ -15,7 +15,7 @@ use serde::Deserialize;
 use super::page::{page, to, Chrome, St, Visitor, WebError};
 use super::text::{game_status, players_ru};
 use crate::error::ApiError;
-use crate::game::{Config, Status, MAX_SLOTS};
+use crate::game::{Config, Status, Visibility, MAX_SLOTS};
 use crate::schedule::Schedule;
 use crate::service;
 
@@ -123,6 +123,8 @@ pub struct CreateForm {
     open: String,
     midday: String,
     deadline: String,
+    /// `open` (or empty) or `private` (O-PRIVATE-1).
+    visibility: String,
     #[serde(flatten)]
     roles: HashMap<String, String>,
 }
@@ -256,6 +258,14 @@ fn config_of(f: &CreateForm) -> Result<Config, HashMap<&'static str, String>> {
     if let Err(e) = schedule.check() {
         errors.insert("schedule", e);
     }
+    let visibility = match f.visibility.as_str() {
+        "" | "open" => Visibility::Open,
+        "private" => Visibility::Private,
+        _ => {
+            errors.insert("visibility", "Выберите, открытая игра или закрытая.".to_string());
+            Visibility::Open
+        }
+    };
     let config = Config {
         title,
         slots,
@@ -265,6 +275,7 @@ fn config_of(f: &CreateForm) -> Result<Config, HashMap<&'static str, String>> {
         seed: None,
         shuffle: false,
         schedule,
+        visibility,
     };
     if errors.is_empty() {
         if let Err(e) = config.deal(slots) {

@@ -3,15 +3,17 @@
 
 use askama::Template;
 use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use ostrov_paper::Format;
 use ostrov_store::Store;
+use serde::Deserialize;
 
 use super::page::{page, Chrome, St, Visitor, WebError};
 use crate::error::ApiError;
-use crate::service::locked;
+use crate::service::reach_papers;
 use crate::view;
 
 /// One bar of the tally chart.
@@ -59,15 +61,27 @@ pub fn bars(m: &ostrov_engine::Match, day: u32) -> Vec<Bar> {
         .collect()
 }
 
-/// `GET /games/{id}/papers/{day}/{kind}` (`bulletin`, `evening`, `final`).
+/// The newspaper page's query: the key of a private game's newspaper links.
+#[derive(Deserialize, Default)]
+pub struct KeyQuery {
+    #[serde(default)]
+    key: Option<String>,
+}
+
+/// `GET /games/{id}/papers/{day}/{kind}[?key=…]` (`bulletin`, `evening`, `final`): public by
+/// link in an open game; in a private one, to its host and players or with the key
+/// (O-PRIVATE-1), 404 otherwise.
 pub async fn show<S: Store>(
     State(st): St<S>,
     h: HeaderMap,
     p: Result<Path<(i64, u32, String)>, PathRejection>,
+    q: Result<Query<KeyQuery>, QueryRejection>,
 ) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
     let Path((id, day, kind)) = p.map_err(ApiError::from)?;
-    let (slot, _) = locked(&st, id).await?;
+    let Query(q) = q.unwrap_or_default();
+    let user = v.user.as_ref().map(|u| u.0);
+    let (slot, _) = reach_papers(&st, id, user, q.key.as_deref()).await?;
     let live = &slot.live;
     if !view::published(live).iter().any(|(d, k)| *d == day && *k == kind) {
         return Err(ApiError::NotFound.into());
@@ -86,7 +100,7 @@ pub async fn show<S: Store>(
         body: doc.render(Format::HtmlFragment),
         bars,
         height,
-        signed_in: v.user.is_some(),
+        signed_in: v.user.is_some() && live.reachable(user),
     };
     Ok(page(&v, StatusCode::OK, &p))
 }

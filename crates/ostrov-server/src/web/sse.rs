@@ -47,6 +47,11 @@ pub async fn stream<S: Store>(
     let rx = st.changes.subscribe();
     let stamp = {
         let slot = game.lock().await;
+        // A private game's stream is its host's and players' (O-PRIVATE-1): 404 otherwise,
+        // as for a game that does not exist.
+        if !slot.live.reachable(Some(user)) {
+            return Err(ApiError::NotFound.into());
+        }
         view::stamp(&slot.live, user)
     };
     let watch = Watch { rx, game, user, stamp, sent: 0, hello: true };

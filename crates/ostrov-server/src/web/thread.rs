@@ -15,7 +15,7 @@ use super::page::{page, St, Visitor, WebError};
 use super::text::when;
 use crate::error::ApiError;
 use crate::game::{GameState, Post, Room, MAX_POST};
-use crate::service::{self, locked};
+use crate::service::{self, reach};
 use crate::view::Viewer;
 
 /// A piece of a post's text; `banned`: a banned word of Palms bloom, highlighted.
@@ -288,7 +288,7 @@ pub async fn fragment<S: Store>(
     let user = v.id()?;
     let Path(id) = p.map_err(ApiError::from)?;
     let (room, shown) = q.shown()?;
-    let (slot, _) = locked(&st, id).await?;
+    let (slot, _) = reach(&st, id, Some(user)).await?;
     if !service::talk::may_read(&slot.live, user, room) {
         return Err(ApiError::Forbidden.into());
     }
@@ -301,7 +301,7 @@ pub async fn export<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result<R
     let v = Visitor::of(&st, &h).await?;
     let user = v.id()?;
     let Path(id) = p.map_err(ApiError::from)?;
-    let (slot, _) = locked(&st, id).await?;
+    let (slot, _) = reach(&st, id, Some(user)).await?;
     let live = &slot.live;
     if live.host != user {
         return Err(ApiError::Forbidden.into());
