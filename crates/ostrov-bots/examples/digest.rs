@@ -67,7 +67,7 @@ fn detailed(cfg: &Config, index: u64) -> String {
         if m.open_day(&plan).is_err() {
             break;
         }
-        let living: Vec<_> = m.state.living().collect();
+        let living: Vec<_> = m.state().living().collect();
         for &p in &living {
             cmds.clear();
             bots[p.index()].orders(&View::with_living(&m, p, &living), &mut rng, &mut cmds);
@@ -79,7 +79,7 @@ fn detailed(cfg: &Config, index: u64) -> String {
             break;
         }
     }
-    format!("{:?}|{:?}|{:?}", m.days, m.state.players, m.state.notices)
+    format!("{:?}|{:?}|{:?}", m.days, m.state().players(), m.state().notices())
 }
 
 fn main() {

@@ -24,7 +24,7 @@ impl<'a> View<'a> {
     /// A view with the living players (in list order, as [`View::living`] gives them)
     /// already gathered by the driver, shared by every bot of the day.
     pub fn with_living(m: &'a Match, me: PlayerId, living: &'a [PlayerId]) -> View<'a> {
-        debug_assert!(living.iter().copied().eq(m.state.living()));
+        debug_assert!(living.iter().copied().eq(m.state().living()));
         View { m, me, living: Some(living) }
     }
 
@@ -32,7 +32,7 @@ impl<'a> View<'a> {
     /// as a werewolf (the `Turned` notice). Read from the player's own seat, which says the
     /// same as those notices without scanning them.
     pub fn role(&self) -> Role {
-        let p = self.m.state.player(self.me);
+        let p = self.m.state().player(self.me);
         if p.turned {
             Role::Werewolf
         } else {
@@ -43,25 +43,25 @@ impl<'a> View<'a> {
     /// The player's own once-per-game abilities already used up (R-ONCE-1): the player
     /// knows them, and the engine refuses them again (`AbilityUsed`).
     pub fn spent(&self) -> Spent {
-        self.m.state.player(self.me).spent
+        self.m.state().player(self.me).spent
     }
 
     /// The private messages this player was told.
     pub fn notices(&self) -> impl Iterator<Item = &'a NoticeKind> + '_ {
         let me = self.me;
-        self.m.state.notices.iter().filter(move |n| n.to == me).map(|n| &n.kind)
+        self.m.state().notices_to(me).map(|n| &n.kind)
     }
 
     /// How many private messages have been sent so far, to anyone (a cursor for
     /// [`View::notices_since`]).
     pub fn notice_count(&self) -> usize {
-        self.m.state.notices.len()
+        self.m.state().notices().len()
     }
 
     /// The private messages this player was told since the first `from` messages of the game.
     pub fn notices_since(&self, from: usize) -> impl Iterator<Item = &'a NoticeKind> + '_ {
         let me = self.me;
-        self.m.state.notices.get(from..).unwrap_or_default().iter().filter(move |n| n.to == me).map(|n| &n.kind)
+        self.m.state().notices().get(from..).unwrap_or_default().iter().filter(move |n| n.to == me).map(|n| &n.kind)
     }
 
     /// The living players in list order, if the driver gathered them (see [`View::with_living`]).
@@ -71,13 +71,13 @@ impl<'a> View<'a> {
 
     /// The player's own item, as they know it (R-ITEM-2).
     pub fn item(&self) -> Option<Held> {
-        self.m.state.held(self.me)
+        self.m.state().held(self.me)
     }
 
     /// Another player's passive item: passive items are public (the newspaper shows them
     /// next to the holder, RULES.md §2). Activated items stay secret (`None`).
     pub fn public_item(&self, p: PlayerId) -> Option<Item> {
-        self.m.state.held(p).map(|h| h.item).filter(|i| i.is_passive())
+        self.m.state().held(p).map(|h| h.item).filter(|i| i.is_passive())
     }
 
     /// The pack, if this player is told one (R-SIDE-2: [`Match::pack`]).
@@ -87,7 +87,7 @@ impl<'a> View<'a> {
 
     /// Living players, in list order (public).
     pub fn living(&self) -> impl Iterator<Item = PlayerId> + 'a {
-        self.m.state.living()
+        self.m.state().living()
     }
 
     /// Fills `out` with the living players.
@@ -97,29 +97,29 @@ impl<'a> View<'a> {
                 out.clear();
                 out.extend_from_slice(l)
             }
-            None => self.m.state.living_into(out),
+            None => self.m.state().living_into(out),
         }
     }
 
     /// Whether `p` is alive (public).
     pub fn alive(&self, p: PlayerId) -> bool {
-        self.m.state.alive(p)
+        self.m.state().alive(p)
     }
 
     /// A player's name (public).
     pub fn name(&self, p: PlayerId) -> &'a str {
-        self.m.state.name(p)
+        self.m.state().name(p)
     }
 
     /// A role the newspaper revealed (dead players, a revealed authority).
     pub fn public_role(&self, p: PlayerId) -> Option<Role> {
-        let pl = self.m.state.player(p);
+        let pl = self.m.state().player(p);
         pl.role_public.then_some(pl.role)
     }
 
     /// Today's event (public).
     pub fn event(&self) -> Option<Event> {
-        self.m.state.event
+        self.m.state().event()
     }
 
     /// The player chosen on a Choose me! day: drawn when the day opens and announced at
@@ -135,7 +135,7 @@ impl<'a> View<'a> {
 
     /// The current day number.
     pub fn day(&self) -> u32 {
-        self.m.state.day
+        self.m.state().day()
     }
 
     /// The public records of the past days.

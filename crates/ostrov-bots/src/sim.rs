@@ -82,7 +82,7 @@ fn play_in(cfg: &Config, index: u64, factory: &Factory, scratch: &mut Scratch) -
     GameResult {
         winner: m.winner().unwrap_or(Winner::Draw),
         days: m.days.len() as u32,
-        survivors: m.state.players.iter().map(|p| (p.role, p.alive)).collect(),
+        survivors: m.state().players().iter().map(|p| (p.role, p.alive)).collect(),
     }
 }
 
@@ -158,11 +158,11 @@ fn run<'s>(cfg: &Config, index: u64, factory: &Factory, scratch: &'s mut Scratch
         if m.open_day(&plan).is_err() {
             break;
         }
-        m.state.living_into(living);
+        m.state().living_into(living);
         // Before 13:00, on a day whose event takes acts then: the event acts and morning
         // item uses (R-EVENT-1). On other days nothing an order could change is settled at
         // 13:00, so one round after it plays the same game.
-        if has_morning(m.state.event) {
+        if has_morning(m.state().event()) {
             round(m, bots, living, &mut rng, cmds, true);
         }
         // The 13:00 stage, so that the afternoon's orders see its news. Nobody dies at 13:00.

@@ -31,8 +31,8 @@ impl Match {
     /// let a = m.announce(&game.days[0]).unwrap();
     /// let mut opened = m.clone();
     /// opened.open_day(&game.days[0]).unwrap();
-    /// assert_eq!((a.day, a.event), (1, opened.state.event));
-    /// assert_eq!(m.state.day, 0);
+    /// assert_eq!((a.day, a.event), (1, opened.state().event()));
+    /// assert_eq!(m.state().day(), 0);
     /// ```
     pub fn announce(&self, plan: &DayPlan) -> Result<Announcement, ResolveError> {
         let mut next = self.clone();

@@ -52,7 +52,8 @@ use crate::win::Winner;
 /// ```
 #[derive(Clone, Debug)]
 pub struct Match {
-    pub state: State,
+    /// Only the engine changes it; callers read it through [`Match::state`].
+    pub(crate) state: State,
     pub(crate) rng: ChaCha8Rng,
     detail: bool,
     /// Boxed: the open day is moved in and out often, and it is large.
@@ -247,6 +248,12 @@ impl Match {
     pub fn find(&self, name: &str) -> Option<PlayerId> {
         let key = SeatName::key_of(name);
         self.state.players.iter().position(|p| SeatName::key_of(&p.name) == key).map(|i| PlayerId(i as u16))
+    }
+
+    /// The state of the game now (read only: only the engine changes it).
+    #[inline]
+    pub fn state(&self) -> &State {
+        &self.state
     }
 
     pub fn winner(&self) -> Option<Winner> {

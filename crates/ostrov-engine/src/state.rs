@@ -9,33 +9,48 @@ use crate::role::Role;
 use crate::rules::Rules;
 use crate::win::Winner;
 
-/// The whole state of a game at one moment.
+/// The whole state of a game at one moment. Its fields are the engine's own: callers read
+/// it through questions ([`State::living`], [`State::held`], …) and the few accessors
+/// below, and only the engine changes it (issue 27, point 1). Outside the engine neither
+/// the match's state nor a field of it can be written:
+///
+/// ```compile_fail
+/// fn cheat(m: &mut ostrov_engine::Match) {
+///     m.state.day = 7;
+/// }
+/// ```
+///
+/// ```compile_fail
+/// fn cheat(s: &mut ostrov_engine::State) {
+///     s.notices.clear();
+/// }
+/// ```
 #[derive(Clone, Debug)]
 pub struct State {
     /// Players by id (the order of the game file).
-    pub players: Vec<Player>,
+    pub(crate) players: Vec<Player>,
     /// The fixed newspaper order: ids in list order.
-    pub list_order: Vec<PlayerId>,
+    pub(crate) list_order: Vec<PlayerId>,
     /// The position of each id in the list order.
-    pub position: Vec<u16>,
-    pub rules: Rules,
+    pub(crate) position: Vec<u16>,
+    pub(crate) rules: Rules,
     /// The item reserve (R-DECK-1).
-    pub reserve: Vec<Item>,
+    pub(crate) reserve: Vec<Item>,
     /// The current (or last) day; 0 before day 1.
-    pub day: u32,
+    pub(crate) day: u32,
     /// The event of the current day.
-    pub event: Option<Event>,
+    pub(crate) event: Option<Event>,
     /// The event of the day before (for `no_repeat`).
-    pub previous_event: Option<Event>,
+    pub(crate) previous_event: Option<Event>,
     /// The event drawn at step 21 for the next day.
-    pub next_event: Option<Event>,
+    pub(crate) next_event: Option<Event>,
     /// Assaulted by the maniac last night: no vote today.
-    pub assaulted: Vec<bool>,
-    pub winner: Option<Winner>,
+    pub(crate) assaulted: Vec<bool>,
+    pub(crate) winner: Option<Winner>,
     /// The day the game ended.
-    pub ended_on: Option<u32>,
+    pub(crate) ended_on: Option<u32>,
     /// Every private message so far.
-    pub notices: Vec<Notice>,
+    pub(crate) notices: Vec<Notice>,
     /// The living players of each side, indexed by `Side as usize` (kept by [`State::kill`]
     /// and [`State::count_living`]; R-WIN-1 is checked twice a day).
     pub(crate) living_by_side: [u16; 3],
@@ -52,6 +67,66 @@ impl State {
     #[inline]
     pub(crate) fn player_mut(&mut self, p: PlayerId) -> &mut Player {
         &mut self.players[p.index()]
+    }
+
+    /// Every player, by id (the order of the game file), dead ones too.
+    #[inline]
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+
+    /// The fixed newspaper order: every player's id (dead ones too) in list order.
+    #[inline]
+    pub fn list_order(&self) -> &[PlayerId] {
+        &self.list_order
+    }
+
+    /// Where `p` stands in the list order (0 first).
+    #[inline]
+    pub fn list_position(&self, p: PlayerId) -> usize {
+        self.position[p.index()] as usize
+    }
+
+    /// The rules this game is played by.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The current (or last) day; 0 before day 1.
+    #[inline]
+    pub fn day(&self) -> u32 {
+        self.day
+    }
+
+    /// The event of the current day.
+    #[inline]
+    pub fn event(&self) -> Option<Event> {
+        self.event
+    }
+
+    /// Who won, once the game is over.
+    pub fn winner(&self) -> Option<Winner> {
+        self.winner
+    }
+
+    /// The day the game ended, if it did.
+    pub fn ended_on(&self) -> Option<u32> {
+        self.ended_on
+    }
+
+    /// The last day played: the day the game ended, else the current one.
+    pub fn last_day(&self) -> u32 {
+        self.ended_on.unwrap_or(self.day)
+    }
+
+    /// Every private message so far, in the order told.
+    pub fn notices(&self) -> &[Notice] {
+        &self.notices
+    }
+
+    /// The private messages told to `p`, in the order told.
+    pub fn notices_to(&self, p: PlayerId) -> impl Iterator<Item = &Notice> + '_ {
+        self.notices.iter().filter(move |n| n.to == p)
     }
 
     #[inline]

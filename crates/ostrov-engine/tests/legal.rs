@@ -113,8 +113,8 @@ fn random_game(seed: u64) {
                 listed,
                 "seed {seed}, day {}, seat {p:?} ({:?}), at {at}: {command:?} taken = {taken}, listed = {listed}; \
                  legal: {legal:?}",
-                m.state.day,
-                m.state.player(p).role,
+                m.state().day(),
+                m.state().player(p).role,
             );
         }
     }

@@ -9,7 +9,7 @@ use crate::Format;
 /// `day` when given.
 pub fn inbox_doc(m: &Match, p: PlayerId, day: Option<u32>) -> Doc {
     let mut d = Doc::default();
-    d.h(1, format!("Личные сообщения: {}", m.state.name(p)));
+    d.h(1, format!("Личные сообщения: {}", m.state().name(p)));
     let mut current = None;
     let mut items = Vec::new();
     let flush = |d: &mut Doc, items: &mut Vec<_>, current: Option<u32>| {
@@ -18,12 +18,12 @@ pub fn inbox_doc(m: &Match, p: PlayerId, day: Option<u32>) -> Doc {
             d.list(std::mem::take(items));
         }
     };
-    for n in m.state.notices.iter().filter(|n| n.to == p && day.is_none_or(|d| n.day == d)) {
+    for n in m.state().notices_to(p).filter(|n| day.is_none_or(|d| n.day == d)) {
         if current != Some(n.day) {
             flush(&mut d, &mut items, current);
             current = Some(n.day);
         }
-        items.push(vec![t(notice_text(&m.state, n))]);
+        items.push(vec![t(notice_text(m.state(), n))]);
     }
     let empty = current.is_none();
     flush(&mut d, &mut items, current);

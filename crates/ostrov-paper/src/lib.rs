@@ -66,7 +66,7 @@ pub fn all_doc(m: &Match) -> Doc {
     }
     if m.days.is_empty() {
         d.h(1, title(m, "до начала игры"));
-        d.text(format!("Игра ещё не началась. Игроков: {}.", m.state.players.len()));
+        d.text(format!("Игра ещё не началась. Игроков: {}.", m.state().players().len()));
     }
     d
 }

@@ -17,7 +17,7 @@ fn players(m: &Match, a: &Announcement, d: &mut Doc) {
         .enumerate()
         .map(|(i, &(p, held))| {
             let item = held.filter(|h| h.item.is_passive()).map_or(String::new(), |h| h.item.ru().to_string());
-            vec![vec![t((i + 1).to_string())], vec![b(m.state.name(p))], vec![t(item)]]
+            vec![vec![t((i + 1).to_string())], vec![b(m.state().name(p))], vec![t(item)]]
         })
         .collect();
     d.table(&["№", "Игрок", "Вещь"], rows);
@@ -27,7 +27,7 @@ fn players(m: &Match, a: &Announcement, d: &mut Doc) {
 fn day_news(m: &Match, a: &Announcement, d: &mut Doc) {
     d.p(event_line(a.event));
     if let Some(c) = a.chosen {
-        d.p(sentence(say::chosen(m.state.who(c))));
+        d.p(sentence(say::chosen(m.state().who(c))));
     }
     if a.tsunami {
         d.text("Цунами собрало вещи живых игроков и раздало их заново: в списке игроков уже новые вещи.");
@@ -36,7 +36,7 @@ fn day_news(m: &Match, a: &Announcement, d: &mut Doc) {
 
 /// The house rules in a few lines, for players who know the game.
 fn rules_in_short(m: &Match) -> Vec<Line> {
-    let rules = &m.state.rules;
+    let rules = m.state().rules();
     let mut l: Vec<Line> = vec![
         vec![t("Роль и вещь каждый получает в личном сообщении. В списке — пассивные вещи, их видят все; \
              остальные вещи тайные.")],

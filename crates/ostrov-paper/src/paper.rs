@@ -14,7 +14,7 @@ fn record(m: &Match, day: u32) -> Option<&DayRecord> {
 }
 
 fn name(m: &Match, p: PlayerId) -> String {
-    m.state.name(p).to_string()
+    m.state().name(p).to_string()
 }
 
 /// A sentence of the Russian-text module as a newspaper line: names in bold.
@@ -63,7 +63,7 @@ pub fn revealed(m: &Match, day: u32, p: PlayerId) -> bool {
 
 fn role_of(m: &Match, day: u32, p: PlayerId) -> String {
     if revealed(m, day, p) {
-        let pl = m.state.player(p);
+        let pl = m.state().player(p);
         let mut s = ru::role(pl.role, pl.speech.gender).to_string();
         if pl.turned && snapshot(m, day, p).is_some_and(|s| s.turned) {
             s.push_str(" — уже оборотень");
@@ -112,9 +112,9 @@ pub fn bulletin(m: &Match, day: u32) -> Doc {
         news.push(vec![t("Цунами собрало вещи живых игроков и раздало их заново.")]);
     }
     if let Some(c) = r.chosen {
-        let ph = Phrase::new().t("«Выбери меня!»: иммунитет на линч — у ").c(m.state.who(c), Case::Gen);
+        let ph = Phrase::new().t("«Выбери меня!»: иммунитет на линч — у ").c(m.state().who(c), Case::Gen);
         news.push(sentence(match r.pair {
-            Some(p) => ph.t(", пара — ").n(m.state.who(p)).t(" (тоже под иммунитетом)"),
+            Some(p) => ph.t(", пара — ").n(m.state().who(p)).t(" (тоже под иммунитетом)"),
             None => ph.t("; пары нет"),
         }));
     }
@@ -133,7 +133,7 @@ pub fn bulletin(m: &Match, day: u32) -> Doc {
         news.push(vec![t("Мистический свет перезарядил вещи: "), t(join(m, &r.lights)), t(".")]);
     }
     if let Some((p, q)) = &r.question {
-        news.push(line(Phrase::new().n(m.state.who(*p)).t(format!(" спрашивает Духа Острова: «{q}»"))));
+        news.push(line(Phrase::new().n(m.state().who(*p)).t(format!(" спрашивает Духа Острова: «{q}»"))));
     } else if r.event == Some(Event::SpiritCall) {
         news.push(vec![t("Духу Острова никто не задал вопроса.")]);
     }
@@ -225,9 +225,9 @@ pub fn evening(m: &Match, day: u32) -> Doc {
         d.table(&["Кто", "За кого", "Примечание"], rows);
     }
     let mut tally = r.tally.clone();
-    tally.sort_by_key(|(p, v)| (std::cmp::Reverse(*v), m.state.position[p.index()]));
+    tally.sort_by_key(|(p, v)| (std::cmp::Reverse(*v), m.state().list_position(*p)));
     let total: u32 = tally.iter().map(|(_, v)| v).sum();
-    d.list(tally.iter().map(|(p, v)| line(say::tally_item(m.state.who(*p), *v))).collect());
+    d.list(tally.iter().map(|(p, v)| line(say::tally_item(m.state().who(*p), *v))).collect());
     d.text(format!("Всего {} {}.", total, form(total as u64, "голос", "голоса", "голосов")));
     // Why the lynch went as it did: the tie, a bomb, a sheep skin, the authority … (steps 1–7).
     d.list(r.public.iter().filter(|(s, _)| s.is_day_vote()).map(|(_, ph)| sentence(ph.clone())).collect());
@@ -276,7 +276,9 @@ pub fn evening(m: &Match, day: u32) -> Doc {
             Some(false) => "«Нет».",
             None => "Дух промолчал.",
         };
-        d.p(line(Phrase::new().t("Вопрос ").c(m.state.who(*p), Case::Gen).t(format!(": «{q}» Ответ Духа: {answer}"))));
+        d.p(line(
+            Phrase::new().t("Вопрос ").c(m.state().who(*p), Case::Gen).t(format!(": «{q}» Ответ Духа: {answer}")),
+        ));
     }
 
     players_table(m, day, &mut d);
@@ -305,7 +307,7 @@ fn capitalise(s: &str) -> String {
 }
 
 fn death_note(m: &Match, p: PlayerId) -> String {
-    let pl = m.state.player(p);
+    let pl = m.state().player(p);
     let day = pl.died_on_day.unwrap_or(0);
     match pl.death {
         Some(Death::Lynch) => format!("линч, день {day}"),
@@ -336,7 +338,7 @@ fn deaths(
 ) -> Line {
     let mut l = Vec::new();
     if let [p] = who {
-        l.extend(line(one(m.state.who(*p), None)));
+        l.extend(line(one(m.state().who(*p), None)));
         l.push(t(format!(" ({})", role_of(m, day, *p))));
     } else {
         l.push(t(many));
@@ -442,22 +444,18 @@ fn statistics(m: &Match, day: u32, d: &mut Doc) {
 pub fn final_paper(m: &Match) -> Doc {
     let mut d = Doc::default();
     d.h(1, title(m, "итоги игры"));
-    match m.state.winner {
-        Some(w) => d.p(vec![
-            t("Игра окончена: "),
-            b(w.ru()),
-            t(format!(" (день {}).", m.state.ended_on.unwrap_or(m.state.day))),
-        ]),
+    match m.state().winner() {
+        Some(w) => d.p(vec![t("Игра окончена: "), b(w.ru()), t(format!(" (день {}).", m.state().last_day()))]),
         None => d.text("Игра ещё идёт."),
     }
-    let over = m.state.winner.is_some();
+    let over = m.state().winner().is_some();
     let rows = m
-        .state
-        .list_order
+        .state()
+        .list_order()
         .iter()
         .enumerate()
         .map(|(i, &p)| {
-            let pl = m.state.player(p);
+            let pl = m.state().player(p);
             let role = if m.sight(Viewer::Outsider).role(p) {
                 ru::role(pl.role, pl.speech.gender).to_string()
             } else {

@@ -49,9 +49,9 @@ fn setup(seed: u64, players: usize) -> Setup {
 
 /// A random order from a random living (or sometimes dead) player.
 fn random_order(m: &Match, rng: &mut ChaCha8Rng) -> Order {
-    let n = m.state.players.len() as u16;
+    let n = m.state().players().len() as u16;
     let any = |rng: &mut ChaCha8Rng| PlayerId(rng.gen_range(0..n));
-    let living: Vec<PlayerId> = m.state.living().collect();
+    let living: Vec<PlayerId> = m.state().living().collect();
     let by = if rng.gen_bool(0.9) && !living.is_empty() { living[rng.gen_range(0..living.len())] } else { any(rng) };
     let pick = |rng: &mut ChaCha8Rng| {
         if rng.gen_bool(0.85) && !living.is_empty() {
@@ -61,7 +61,7 @@ fn random_order(m: &Match, rng: &mut ChaCha8Rng) -> Order {
         }
     };
     let two = |rng: &mut ChaCha8Rng| Targets::two(pick(rng), pick(rng));
-    let role = m.state.player(by).role;
+    let role = m.state().player(by).role;
     let command = match rng.gen_range(0..20) {
         0..=6 => {
             if rng.gen_bool(0.7) {
@@ -113,12 +113,12 @@ fn random_order(m: &Match, rng: &mut ChaCha8Rng) -> Order {
 fn random_game(seed: u64, players: usize) -> Match {
     let mut m = Match::new(&setup(seed, players), true);
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-    while m.winner().is_none() && m.state.day < 12 {
+    while m.winner().is_none() && m.state().day() < 12 {
         m.open_day(&DayPlan::default()).unwrap();
         let mut orders: Vec<Order> = (0..players * 3).map(|_| random_order(&m, &mut rng)).collect();
         orders.sort_by_key(|o| o.at);
         for o in orders {
-            let dead_sender = matches!(o.by, Actor::Player(p) if !m.state.alive(p));
+            let dead_sender = matches!(o.by, Actor::Player(p) if !m.state().alive(p));
             let r = m.submit(&o);
             if dead_sender {
                 assert!(
@@ -134,10 +134,10 @@ fn random_game(seed: u64, players: usize) -> Match {
 
 /// Alive at the start of each day (before that day's events), by day index.
 fn alive_at_start(m: &Match, day_index: usize) -> Vec<bool> {
-    let n = m.state.players.len();
+    let n = m.state().players().len();
     (0..n)
         .map(|i| {
-            let p = m.state.player(PlayerId(i as u16));
+            let p = m.state().player(PlayerId(i as u16));
             p.died_on_day.is_none_or(|d| d as usize > day_index)
                 && !(p.died_on_day == Some(day_index as u32) && p.death == Some(ostrov_engine::Death::Night))
         })
@@ -177,7 +177,7 @@ fn check_game(seed: u64, players: usize) {
             let expected = if *is_alive && !removed.contains(&p) { per } else { 0 };
             if r.event == Some(Event::Fear) {
                 // R-VOTE-3: on Fear a missing or blocked vote does not exist.
-                assert!(own <= expected, "seed {seed} day {}: {} voted {own} times on Fear", r.day, a.state.name(p));
+                assert!(own <= expected, "seed {seed} day {}: {} voted {own} times on Fear", r.day, a.state().name(p));
                 continue;
             }
             assert_eq!(
@@ -185,7 +185,7 @@ fn check_game(seed: u64, players: usize) {
                 expected,
                 "seed {seed} players {players} day {}: {} has {own} ballots",
                 r.day,
-                a.state.name(p)
+                a.state().name(p)
             );
         }
         let total: u32 = r.tally.iter().map(|(_, v)| v).sum();
@@ -204,9 +204,9 @@ fn check_game(seed: u64, players: usize) {
         let used_so_far: Vec<(PlayerId, Item)> =
             a.days[..=di].iter().flat_map(|d| d.items_used.iter().map(|u| (u.by, u.item))).collect();
         for s in &r.snapshot {
-            let name = a.state.name(s.id);
+            let name = a.state().name(s.id);
             if s.alive && !s.role_public {
-                let role = ostrov_engine::ru::role(s.role, a.state.player(s.id).speech.gender);
+                let role = ostrov_engine::ru::role(s.role, a.state().player(s.id).speech.gender);
                 for line in text.lines().filter(|l| l.contains(name)) {
                     let cells: Vec<&str> = line.split(" | ").collect();
                     assert!(
@@ -277,7 +277,7 @@ fn check_russian(m: &Match, seed: u64) {
     // The plain text, the inboxes and the log are checked for names; every format for hedges
     // (every format on one game in eight, to keep the test fast).
     let mut texts: Vec<String> = vec![ostrov_paper::all(m, Format::Plain)];
-    for p in 0..m.state.players.len() {
+    for p in 0..m.state().players().len() {
         texts.push(ostrov_paper::inbox(m, PlayerId(p as u16), None, Format::Plain));
     }
     for r in &m.days {
@@ -291,7 +291,7 @@ fn check_russian(m: &Match, seed: u64) {
         }
     }
     let undeclined: Vec<&str> =
-        m.state.players.iter().filter(|p| p.speech.forms.is_none()).map(|p| p.name.as_str()).collect();
+        m.state().players().iter().filter(|p| p.speech.forms.is_none()).map(|p| p.name.as_str()).collect();
     for text in &texts {
         for hedge in ["(а)", "(ла)", "(ы)", "(ов)", "(ась)"] {
             assert!(!text.contains(hedge), "seed {seed}: a hedge {hedge} in: {text}");
@@ -352,9 +352,10 @@ fn check_announcements(seed: u64, players: usize) {
         let a = g.announce(&DayPlan::default()).unwrap();
         let mut opened = g.clone();
         opened.open_day(&DayPlan::default()).unwrap();
-        let st = &opened.state;
-        assert_eq!((a.day, a.event, a.chosen), (st.day, st.event, opened.today().unwrap().chosen));
-        let living: Vec<_> = st.list_order.iter().filter(|&&p| st.alive(p)).map(|&p| (p, st.player(p).item)).collect();
+        let st = opened.state();
+        assert_eq!((a.day, a.event, a.chosen), (st.day(), st.event(), opened.today().unwrap().chosen));
+        let living: Vec<_> =
+            st.list_order().iter().filter(|&&p| st.alive(p)).map(|&p| (p, st.player(p).item)).collect();
         assert_eq!(a.living, living);
         let doc = if g.days.is_empty() { ostrov_paper::opening(&g, &a) } else { ostrov_paper::announcement(&g, &a) };
         let text = doc.render(Format::Plain);
@@ -367,13 +368,13 @@ fn check_announcements(seed: u64, players: usize) {
             assert!(!text.contains(i.ru()), "{} in:\n{text}", i.ru());
         }
         for &(p, held) in &a.living {
-            assert!(text.contains(g.state.name(p)), "{}", g.state.name(p));
+            assert!(text.contains(g.state().name(p)), "{}", g.state().name(p));
             if let Some(h) = held.filter(|h| h.item.is_passive()) {
                 assert!(text.contains(h.item.ru()));
             }
         }
     }
-    assert_eq!(m.state.day, 0, "announcing changes nothing");
+    assert_eq!(m.state().day(), 0, "announcing changes nothing");
 }
 
 proptest! {

@@ -105,7 +105,7 @@ fn the_maniacs_victim_is_in_no_newspaper_o_paper_2() {
     let m = sample();
     let victims = &m.days[0].assaulted;
     assert_eq!(victims.len(), 1, "the sample's maniac visits someone on night 1");
-    let victim = m.state.name(victims[0]).to_string();
+    let victim = m.state().name(victims[0]).to_string();
     let log = ostrov_engine::Report::of(&m).days[0].log.iter().map(|l| l.text.clone()).collect::<Vec<_>>().join("\n");
     assert!(log.contains("Сексманьяк навещает"), "the host's log says it: {log}");
     for f in [Format::Markdown, Format::Gfm, Format::Bbcode, Format::Html, Format::HtmlFragment, Format::Plain] {

@@ -95,7 +95,7 @@ fn measure(live: &GameState, v: &Visitor, what: &str) {
 fn main() {
     let live = game();
     let m = live.m.as_ref().unwrap();
-    let wolf = (0..15u16).map(PlayerId).find(|p| m.state.player(*p).role == ostrov_engine::Role::Werewolf).unwrap();
+    let wolf = (0..15u16).map(PlayerId).find(|p| m.state().player(*p).role == ostrov_engine::Role::Werewolf).unwrap();
     let user = live.members[wolf.index()].user;
     assert_eq!(Viewer::of(&live, user), Viewer::Player(wolf));
     measure(

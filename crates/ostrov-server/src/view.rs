@@ -60,8 +60,8 @@ pub struct RoleView {
 
 impl RoleView {
     fn of(m: &Match, q: PlayerId) -> RoleView {
-        let pl = m.state.player(q);
-        let name = ostrov_engine::ru::role(pl.role, m.state.who(q).gender()).to_string();
+        let pl = m.state().player(q);
+        let name = ostrov_engine::ru::role(pl.role, m.state().who(q).gender()).to_string();
         RoleView { id: pl.role.id(), name, turned: pl.turned }
     }
 }
@@ -77,7 +77,7 @@ pub struct ItemView {
 impl ItemView {
     /// The item `q` holds (`None`: no item).
     fn of(m: &Match, q: PlayerId) -> Option<ItemView> {
-        m.state.player(q).item.map(|h| ItemView { id: h.item.id(), name: h.item.ru(), charged: h.charged })
+        m.state().player(q).item.map(|h| ItemView { id: h.item.id(), name: h.item.ru(), charged: h.charged })
     }
 }
 
@@ -276,11 +276,11 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
     let Some(m) = &live.m else { return v };
     let sight = m.sight(viewer.sight());
     let players = m
-        .state
-        .list_order
+        .state()
+        .list_order()
         .iter()
         .map(|&q| {
-            let pl = m.state.player(q);
+            let pl = m.state().player(q);
             PlayerView {
                 name: pl.name.clone(),
                 alive: pl.alive,
@@ -291,13 +291,13 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
         })
         .collect();
     v.players = Some(players);
-    v.day = Some(m.state.day);
+    v.day = Some(m.state().day());
     if let Some(d) = live.open_day() {
         let t = &live.days[d as usize - 1];
         let shift = live.paused_at.map_or(0, |p| (now - p).max(0));
         v.open = Some(OpenView {
             day: d,
-            event: m.state.event.map(|e| EventView { id: e.id(), name: e.ru(), meaning: e.meaning_ru() }),
+            event: m.state().event().map(|e| EventView { id: e.id(), name: e.ru(), meaning: e.meaning_ru() }),
             phase: if t.midday_done { "afternoon" } else { "morning" },
             midday: (!t.midday_done).then(|| live.times.show(t.midday_at + shift)),
             deadline: live.times.show(t.deadline_at + shift),
@@ -308,13 +308,13 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
     }
     v.winner = m.winner().map(|w| WinnerView { id: w.id(), name: w.ru() });
     if let Viewer::Player(p) = viewer {
-        let pl = m.state.player(p);
+        let pl = m.state().player(p);
         v.you = Some(YouView {
             name: pl.name.clone(),
             alive: pl.alive,
             role: RoleView::of(m, p),
             item: ItemView::of(m, p),
-            pack: sight.pack().iter().map(|q| m.state.name(*q).to_string()).collect(),
+            pack: sight.pack().iter().map(|q| m.state().name(*q).to_string()).collect(),
             orders: orders_of(live, Some(&pl.name)),
             forms_dropped: forms_dropped(live, p),
         });

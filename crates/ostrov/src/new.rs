@@ -93,11 +93,11 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
     let game = ostrov_engine::Game::from_file(&file).map_err(|e| Failure(e.text(lang).to_string()))?;
     let m = Match::new(&game.setup, false);
     let seats: Vec<Seat> = m
-        .state
-        .list_order
+        .state()
+        .list_order()
         .iter()
         .map(|&p| {
-            let pl = m.state.player(p);
+            let pl = m.state().player(p);
             Seat {
                 name: pl.name.clone(),
                 role: pl.role,

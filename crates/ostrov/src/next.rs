@@ -29,7 +29,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
     let format = format_of(a.format.as_deref(), a.forum.as_deref())?;
     let m = ostrov_engine::play(&game, true).map_err(|e| play_failure(&e, &lines, &shown, lang))?;
     if let Some(w) = m.winner() {
-        let day = m.state.ended_on.unwrap_or(m.state.day);
+        let day = m.state().last_day();
         return Err(Failure(match lang {
             Lang::Ru => format!("{shown}: игра окончена в день {day} ({}): следующего дня не будет", w.ru()),
             Lang::English => format!("{shown}: the game ended on day {day} ({}): there is no next day", w.id()),

@@ -84,7 +84,7 @@ pub fn load(path: &std::path::Path, lang: Lang) -> Result<(Game, Lines), Failure
 /// The order a refusal is about, as the host wrote it: `vote → Боря`, `swap → Аня, Боря`.
 fn order_text(m: &Match, r: &Rejected) -> String {
     let names: Vec<&str> =
-        r.command.as_ref().map(|c| c.named()).unwrap_or_default().iter().map(|p| m.state.name(*p)).collect();
+        r.command.as_ref().map(|c| c.named()).unwrap_or_default().iter().map(|p| m.state().name(*p)).collect();
     if names.is_empty() {
         r.act.id().to_string()
     } else {
@@ -107,7 +107,7 @@ fn warn_refusals(m: &Match, game: &Game, lines: &Lines, shown: &str, lang: Lang)
                 .and_then(|i| lines.order(day, i));
             let by = match r.by {
                 Actor::Host => lang.pick("ведущий", "host").to_string(),
-                Actor::Player(p) => m.state.name(p).to_string(),
+                Actor::Player(p) => m.state().name(p).to_string(),
             };
             let at = match (line, lang) {
                 (Some(l), Lang::Ru) => format!(", строка {l}"),
@@ -265,7 +265,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         if m.find(name).is_none() && matches!(ostrov_engine::fold_name(name).as_str(), "all" | "все") {
             // Issue 29, point 12: every player's messages, a block each, for the host's mail.
             let mut doc = ostrov_paper::Doc::default();
-            for (i, _) in m.state.players.iter().enumerate() {
+            for (i, _) in m.state().players().iter().enumerate() {
                 if i > 0 {
                     doc.rule();
                 }
@@ -275,7 +275,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             return Ok(());
         }
         let p = m.find(name).ok_or_else(|| {
-            let near = nearest(name, m.state.players.iter().map(|p| p.name.as_str()));
+            let near = nearest(name, m.state().players().iter().map(|p| p.name.as_str()));
             Failure(match (lang, near) {
                 (Lang::Ru, Some(n)) => format!("--inbox: в {shown} нет игрока «{name}» — может быть, «{n}»?"),
                 (Lang::Ru, None) => {

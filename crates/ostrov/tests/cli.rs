@@ -1012,12 +1012,12 @@ fn issue_29_point_12_one_stage_of_the_last_day_and_every_inbox() {
     assert!(!evening.contains("13:00\n"), "{evening}");
     let all = out(&["resolve", &sample(), "--inbox", "all"]);
     let blocks: Vec<&str> = all.split("\n---\n").collect();
-    assert_eq!(blocks.len(), m.state.players.len(), "{all}");
-    for (block, p) in blocks.iter().zip(&m.state.players) {
+    assert_eq!(blocks.len(), m.state().players().len(), "{all}");
+    for (block, p) in blocks.iter().zip(m.state().players()) {
         assert!(block.trim_start().starts_with(&format!("# Личные сообщения: {}\n", p.name)), "{block}");
     }
     // One player's block is that player's inbox (Markdown alternates its list markers).
-    let one = out(&["resolve", &sample(), "--inbox", &m.state.players[1].name]);
+    let one = out(&["resolve", &sample(), "--inbox", &m.state().players()[1].name]);
     assert_eq!(blocks[1].trim().replace("\n* ", "\n- "), one.trim().replace("\n* ", "\n- "));
     let o = ostrov(&["resolve", &sample(), "--stage", "midday", "--day", "0"]);
     assert_eq!(

@@ -246,7 +246,7 @@ impl GameState {
         let t = &self.days[day as usize - 1];
         for p in self.posts.iter().filter(|p| p.day == day && p.palms_standing()) {
             let Some(seat) = m.find(&p.post.name) else { continue };
-            if today.sent.get(seat.index()).is_none_or(|s| s.penalty) || !m.state.alive(seat) {
+            if today.sent.get(seat.index()).is_none_or(|s| s.penalty) || !m.state().alive(seat) {
                 continue;
             }
             let words = p.post.banned.iter().map(|w| format!("«{w}»")).collect::<Vec<_>>().join(", ");
@@ -343,12 +343,12 @@ impl GameState {
             .map_err(|e| state("bad_fix", format!("Неверное исправление жребия: {e}.")))?;
         let m = self.running()?;
         // A tie-break names a living player (the dead are in no tie).
-        if let Some(p) = plan.tie_breaks.iter().find(|p| !m.state.alive(**p)) {
+        if let Some(p) = plan.tie_breaks.iter().find(|p| !m.state().alive(**p)) {
             return Err(state(
                 "bad_fix",
                 format!(
                     "Неверное исправление жребия: {} уже нет среди живых, а в ничьей бывают только живые.",
-                    m.state.name(*p)
+                    m.state().name(*p)
                 ),
             ));
         }
@@ -365,7 +365,7 @@ impl GameState {
             None
         };
         if let Some(t) = &trial {
-            let event = t.state.event;
+            let event = t.state().event();
             if plan.chosen.is_some() && event != Some(ostrov_engine::Event::ChooseMe) {
                 return Err(state(
                     "bad_fix",

@@ -91,7 +91,7 @@ fn the_host_fixes_draws_only_before_they_matter() {
     let tie = Fix { tie_break: Some(vec!["Игрок1".into()]), ..Fix::default() };
     let event = Fix { event: Some("fog_night".into()), ..Fix::default() };
     live.apply(&GameEvent::Fixed { day: 1, fix: event.clone() }, START + H).unwrap();
-    assert_eq!(live.m.as_ref().unwrap().state.event, Some(ostrov_engine::Event::FogNight));
+    assert_eq!(live.m.as_ref().unwrap().state().event(), Some(ostrov_engine::Event::FogNight));
     let vote = OrderEntry {
         by: "Игрок0".into(),
         act: "vote".into(),

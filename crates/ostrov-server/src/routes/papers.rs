@@ -124,11 +124,9 @@ pub async fn inbox<S: Store>(
     };
     if fmt == "json" {
         let v: Vec<_> = m
-            .state
-            .notices
-            .iter()
-            .filter(|n| n.to == seat)
-            .map(|n| json!({"day": n.day, "text": ostrov_engine::notice_text(&m.state, n)}))
+            .state()
+            .notices_to(seat)
+            .map(|n| json!({"day": n.day, "text": ostrov_engine::notice_text(m.state(), n)}))
             .collect();
         return Ok(Json(json!(v)).into_response());
     }

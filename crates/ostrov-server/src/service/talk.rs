@@ -94,7 +94,7 @@ pub async fn post<S: Store>(
     // forbidden actions: the dead may not sway the game).
     if room == Room::Pack {
         if let (Some(p), Some(m)) = (live.seat_of(user), live.m.as_ref()) {
-            if !m.state.alive(p) {
+            if !m.state().alive(p) {
                 return Err(ApiError::Conflict(
                     "dead_in_pack",
                     "Мёртвые читают чат стаи, но не пишут в него: стая решает без вас.".into(),

@@ -101,8 +101,8 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
     let (Some(day), Some(m)) = (live.open_day(), live.m.as_ref()) else { return Vec::new() };
     let t = &live.days[day as usize - 1];
     let at = live.times.clock(now, live.deadline(now).unwrap_or(t.deadline_at), t.midday_done);
-    let me = m.state.name(seat).to_string();
-    let names: Vec<String> = m.state.list_order.iter().map(|q| m.state.name(*q).to_string()).collect();
+    let me = m.state().name(seat).to_string();
+    let names: Vec<String> = m.state().list_order().iter().map(|q| m.state().name(*q).to_string()).collect();
     let base = OrderEntry { by: me.clone(), at: Some(serde_json::json!(at.to_string())), ..OrderEntry::default() };
     let sent: &[OrderEntry] = live.file.days.get(day as usize - 1).map_or(&[], |d| &d.orders);
     let mut out = Vec::new();
@@ -195,7 +195,7 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
                 format!("{}{at}", named.join(" → "))
             }
         });
-        let title = match (act, m.state.player(seat).item) {
+        let title = match (act, m.state().player(seat).item) {
             ("use", Some(h)) => format!("Применить вещь: {}", h.item.ru()),
             _ => title.to_string(),
         };

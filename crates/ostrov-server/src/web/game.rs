@@ -148,7 +148,8 @@ fn players(live: &GameState, viewer: Viewer, now: i64) -> Vec<PlayerRow> {
         .into_iter()
         .enumerate()
         .map(|(i, p)| {
-            let gender = live.m.as_ref().and_then(|m| m.state.list_order.get(i).and_then(|q| m.state.who(*q).gender()));
+            let gender =
+                live.m.as_ref().and_then(|m| m.state().list_order().get(i).and_then(|q| m.state().who(*q).gender()));
             let status = match p.death {
                 Some(d) => format!("{}, день {}", death_ru(d.how, gender), d.day),
                 None => "в игре".to_string(),
@@ -187,7 +188,7 @@ pub fn render_game_page<'a>(
         let deadline = live.deadline(now).unwrap_or(t.deadline_at);
         OpenDay {
             day: d,
-            event: m.state.event.map(|e: Event| (e.ru().to_string(), e.meaning_ru().to_string())),
+            event: m.state().event().map(|e: Event| (e.ru().to_string(), e.meaning_ru().to_string())),
             phase: if t.midday_done {
                 "вторая половина дня (после 13:00)"
             } else {
@@ -204,14 +205,14 @@ pub fn render_game_page<'a>(
     });
     let you = match (viewer, m) {
         (Viewer::Player(p), Some(m)) => {
-            let pl = m.state.player(p);
+            let pl = m.state().player(p);
             Some(You {
                 name: pl.name.clone(),
                 alive: pl.alive,
                 role: {
                     // The role agrees with the player's gender («Ясновидящая»), and so does
                     // the verb; with no gender known the note needs none.
-                    let who = m.state.who(p);
+                    let who = m.state().who(p);
                     let role = ostrov_engine::ru::role(pl.role, who.gender());
                     if pl.turned {
                         format!(
@@ -225,7 +226,7 @@ pub fn render_game_page<'a>(
                 item: pl
                     .item
                     .map(|h| format!("{}{}", h.item.ru(), if h.charged { "" } else { " — использована, не заряжена" })),
-                pack: m.pack(p).into_iter().filter(|q| *q != p).map(|q| m.state.name(q).to_string()).collect(),
+                pack: m.pack(p).into_iter().filter(|q| *q != p).map(|q| m.state().name(q).to_string()).collect(),
                 speech: m.speech(p).ru(),
                 forms_dropped: view::forms_dropped(live, p),
             })
@@ -239,13 +240,9 @@ pub fn render_game_page<'a>(
         _ => Vec::new(),
     };
     let inbox = match (viewer, m) {
-        (Viewer::Player(p), Some(m)) => m
-            .state
-            .notices
-            .iter()
-            .filter(|n| n.to == p)
-            .map(|n| (n.day, ostrov_engine::notice_text(&m.state, n)))
-            .collect(),
+        (Viewer::Player(p), Some(m)) => {
+            m.state().notices_to(p).map(|n| (n.day, ostrov_engine::notice_text(m.state(), n))).collect()
+        }
         _ => Vec::new(),
     };
     // The host of a private game gets the newspapers' links with their key, to publish.
@@ -344,7 +341,7 @@ fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
         t.question
             .as_ref()
             .filter(|_| t.answer.is_none())
-            .map(|(p, q)| format!("{}: «{q}»", m.map_or("", |m| m.state.name(*p))))
+            .map(|(p, q)| format!("{}: «{q}»", m.map_or("", |m| m.state().name(*p))))
     });
     let _ = now;
     HostPanel {
@@ -353,7 +350,7 @@ fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
         logs,
         log_day: last.unwrap_or(0),
         bbcode,
-        living: m.map(|m| m.state.living().map(|p| m.state.name(p).to_string()).collect()).unwrap_or_default(),
+        living: m.map(|m| m.state().living().map(|p| m.state().name(p).to_string()).collect()).unwrap_or_default(),
         question,
         events: Event::ALL.iter().map(|e| (e.id(), e.ru())).collect(),
         open: live.open_day().is_some(),

@@ -51,12 +51,12 @@ pub fn bars(m: &ostrov_engine::Match, day: u32) -> Vec<Bar> {
         .iter()
         .enumerate()
         .map(|(i, (p, n))| Bar {
-            name: m.state.name(*p).to_string(),
+            name: m.state().name(*p).to_string(),
             votes_ru: ostrov_engine::plural::votes(*n),
             width: (n * 300 / most).max(4),
             y: i as u32 * 28,
             text_y: i as u32 * 28 + 17,
-            lynched: r.lynched.contains(p).then(|| super::text::death_ru("lynch", m.state.who(*p).gender())),
+            lynched: r.lynched.contains(p).then(|| super::text::death_ru("lynch", m.state().who(*p).gender())),
         })
         .collect()
 }
