@@ -3,7 +3,9 @@
 //! the host's fixes of the draws. Whatever the engine could refuse is worked out when the
 //! event is decided, on a copy of the match alone, and installed when it is evolved.
 
-use ostrov_engine::{Clock, DayEntry, Game, Match, OrderEntry, PlayerEntry, Refusal, ResolveError, MIN_PLAYERS};
+use ostrov_engine::{
+    Clock, DayEntry, Game, LegalOrder, Match, OrderEntry, PlayerEntry, PlayerId, Refusal, ResolveError, MIN_PLAYERS,
+};
 
 use super::change::{Accepted, Change, Opening, Started};
 use super::event::{Fix, GameEvent, SeatSpeech};
@@ -131,6 +133,21 @@ impl GameState {
     /// Checks an order event without changing anything: what [`GameState::apply`] would say.
     pub fn check_order(&self, day: u32, order: &OrderEntry) -> Result<(), Refused> {
         self.decide_order(day, order).map(|_| ())
+    }
+
+    /// The orders `seat` may send at `now` on the open day, with their valid targets: the
+    /// engine's [`Match::legal_orders`]. Past 13:00, while the scheduler has not run the
+    /// 13:00 stage yet, they are the afternoon's — asked of the match with the stage run,
+    /// as [`GameState::check_order`] checks an order sent then. Empty when no day is open
+    /// or its deadline (with the grace minute) has passed ([`GameState::order_time`]).
+    pub fn legal_orders(&self, seat: PlayerId, now: i64) -> Vec<LegalOrder> {
+        let (Ok((_, at)), Some(m)) = (self.order_time(now), self.m.as_ref()) else { return Vec::new() };
+        if at > Clock::MIDDAY && m.today().is_some_and(|t| t.phase == ostrov_engine::Phase::Morning) {
+            let mut m = m.clone();
+            m.midday_stage();
+            return m.legal_orders(seat);
+        }
+        m.legal_orders(seat)
     }
 
     /// An order of the open day, checked by the engine against the state now.

@@ -1,8 +1,9 @@
 //! The order forms of a player's game page: exactly the orders the player can send now,
-//! as the engine's check says (each act tried with each possible target), each with the
-//! player's current choice; and the reading of a posted form into the API's order body.
+//! as the engine lists them ([`ostrov_engine::Match::legal_orders`], through
+//! [`GameState::legal_orders`]), each with the player's current choice; and the reading
+//! of a posted form into the API's order body.
 
-use ostrov_engine::{fold_name, OrderEntry, PlayerId};
+use ostrov_engine::{fold_name, Act, Aim, OrderEntry, PlayerId};
 use serde::Deserialize;
 
 use crate::game::GameState;
@@ -21,6 +22,20 @@ pub enum Shape {
     From,
     /// A question.
     Text,
+}
+
+impl Shape {
+    /// The form of an act that names what `aim` says.
+    fn of(act: Act, aim: &Aim) -> Shape {
+        match aim {
+            Aim::Nobody if act == Act::Ask => Shape::Text,
+            Aim::Nobody => Shape::Bare,
+            Aim::One(_) => Shape::One { second: false },
+            Aim::OneOrTwo(_) => Shape::One { second: true },
+            Aim::TwoDifferent(_) => Shape::Two,
+            Aim::FromTo { .. } => Shape::From,
+        }
+    }
 }
 
 /// One order form.
@@ -60,116 +75,46 @@ impl OrderForm {
     }
 }
 
-/// The acts a player may send, with their shape, title and explanation.
-const ACTS: &[(&str, Shape, &str, &str)] = &[
-    (
-        "vote",
-        Shape::One { second: false },
-        "Голос",
-        "Против кого вы голосуете сегодня; до дедлайна голос можно поменять.",
-    ),
-    ("megaphone", Shape::One { second: false }, "Рупор", "Дополнительный голос рупора."),
-    ("sentence", Shape::One { second: false }, "Приговор", "Страх: кого лидер приговаривает."),
-    (
-        "authority",
-        Shape::From,
-        "Авторитет",
-        "Раз за игру: забрать голос одного игрока и отдать его другому; роль раскроется.",
-    ),
-    ("kill", Shape::One { second: false }, "Ночное нападение", "На кого вы нападаете этой ночью."),
-    ("check", Shape::One { second: false }, "Проверка", "Кого вы проверяете этой ночью."),
-    ("heal", Shape::One { second: false }, "Лечение", "Кого вы лечите этой ночью."),
-    ("cancel", Shape::Bare, "Отмена ночи", "Раз за игру: отменить все остальные действия этой ночи."),
-    ("swap", Shape::Two, "Обмен вещей", "Поменять местами вещи двух игроков этой ночью."),
-    ("recharge", Shape::One { second: false }, "Перезарядка", "Перезарядить использованную вещь игрока."),
-    ("assault", Shape::One { second: false }, "Маньяк", "Кого вы навещаете этой ночью: завтра он без голоса и молчит."),
-    ("use", Shape::One { second: false }, "Применить вещь", "На кого вы применяете свою вещь."),
-    ("bunker", Shape::Bare, "Бункер", "Попросить новую вещь из резерва (жребий в 13:00)."),
-    ("exchange", Shape::One { second: false }, "Обмен", "С кем вы меняетесь вещами в 13:00."),
-    ("light", Shape::Bare, "Мистический свет", "Перезарядить свою использованную вещь в 13:00."),
-    ("pair", Shape::One { second: false }, "Выбери меня!", "Кого вы берёте в пару."),
-    ("ask", Shape::Text, "Вопрос Духу", "Вопрос ведущему, на который он ответит «да» или «нет»."),
+/// The acts a player may send, in the page's order, with their title and explanation.
+const ACTS: &[(Act, &str, &str)] = &[
+    (Act::Vote, "Голос", "Против кого вы голосуете сегодня; до дедлайна голос можно поменять."),
+    (Act::Megaphone, "Рупор", "Дополнительный голос рупора."),
+    (Act::Sentence, "Приговор", "Страх: кого лидер приговаривает."),
+    (Act::Authority, "Авторитет", "Раз за игру: забрать голос одного игрока и отдать его другому; роль раскроется."),
+    (Act::Kill, "Ночное нападение", "На кого вы нападаете этой ночью."),
+    (Act::Check, "Проверка", "Кого вы проверяете этой ночью."),
+    (Act::Heal, "Лечение", "Кого вы лечите этой ночью."),
+    (Act::Cancel, "Отмена ночи", "Раз за игру: отменить все остальные действия этой ночи."),
+    (Act::Swap, "Обмен вещей", "Поменять местами вещи двух игроков этой ночью."),
+    (Act::Recharge, "Перезарядка", "Перезарядить использованную вещь игрока."),
+    (Act::Assault, "Маньяк", "Кого вы навещаете этой ночью: завтра он без голоса и молчит."),
+    (Act::Use, "Применить вещь", "На кого вы применяете свою вещь."),
+    (Act::Bunker, "Бункер", "Попросить новую вещь из резерва (жребий в 13:00)."),
+    (Act::Exchange, "Обмен", "С кем вы меняетесь вещами в 13:00."),
+    (Act::Light, "Мистический свет", "Перезарядить свою использованную вещь в 13:00."),
+    (Act::Pair, "Выбери меня!", "Кого вы берёте в пару."),
+    (Act::Ask, "Вопрос Духу", "Вопрос ведущему, на который он ответит «да» или «нет»."),
 ];
 
-/// Whether the engine takes this order now.
-fn takes(live: &GameState, day: u32, e: &OrderEntry) -> bool {
-    live.check_order(day, e).is_ok()
-}
-
-/// The forms of `seat` on the open day at `now`; `errors`: a refusal per act.
+/// The forms of `seat` on the open day at `now`: one per order the engine lists for it
+/// ([`GameState::legal_orders`]); `error`: a refusal of one act, shown on its form.
 pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&str, &str)>) -> Vec<OrderForm> {
     let (Some(day), Some(m)) = (live.open_day(), live.m.as_ref()) else { return Vec::new() };
-    let t = &live.days[day as usize - 1];
-    let at = live.times.clock(now, live.deadline(now).unwrap_or(t.deadline_at), t.midday_done);
-    let me = m.state().name(seat).to_string();
-    let names: Vec<String> = m.state().list_order().iter().map(|q| m.state().name(*q).to_string()).collect();
-    let base = OrderEntry { by: me.clone(), at: Some(serde_json::json!(at.to_string())), ..OrderEntry::default() };
+    let legal = live.legal_orders(seat, now);
+    let st = m.state();
+    let me = st.name(seat).to_string();
+    let names = |ps: &[PlayerId]| -> Vec<String> { ps.iter().map(|q| st.name(*q).to_string()).collect() };
     let sent: &[OrderEntry] = live.file.days.get(day as usize - 1).map_or(&[], |d| &d.orders);
     let mut out = Vec::new();
-    for &(act, shape, title, hint) in ACTS {
-        let e = |target: Option<&String>, targets: Option<Vec<String>>, from: Option<&String>| OrderEntry {
-            act: act.to_string(),
-            target: target.cloned(),
-            targets,
-            from: from.cloned(),
-            text: (shape == Shape::Text).then(|| "?".to_string()),
-            ..base.clone()
+    for &(act, title, hint) in ACTS {
+        let Some(l) = legal.iter().find(|l| l.act == act) else { continue };
+        let shape = Shape::of(act, &l.aim);
+        let (options, from) = match &l.aim {
+            Aim::Nobody => (Vec::new(), Vec::new()),
+            Aim::One(ts) | Aim::OneOrTwo(ts) | Aim::TwoDifferent(ts) => (names(ts), Vec::new()),
+            Aim::FromTo { from, to } => (names(to), names(from)),
         };
-        let mut options = Vec::new();
-        let mut from = Vec::new();
-        let mut shape = shape;
-        match shape {
-            Shape::Bare | Shape::Text => {
-                if !takes(live, day, &e(None, None, None)) {
-                    continue;
-                }
-            }
-            Shape::One { .. } => {
-                options = names.iter().filter(|n| takes(live, day, &e(Some(n), None, None))).cloned().collect();
-                if options.is_empty() {
-                    continue;
-                }
-                if act == "vote" || act == "kill" {
-                    let pair = options.iter().flat_map(|a| options.iter().map(move |b| (a, b))).find(|(a, b)| a != b);
-                    if let Some((a, b)) = pair {
-                        if takes(live, day, &e(None, Some(vec![a.clone(), b.clone()]), None)) {
-                            shape = Shape::One { second: true };
-                        }
-                    }
-                }
-            }
-            Shape::Two => {
-                for a in &names {
-                    if names
-                        .iter()
-                        .any(|b| a != b && takes(live, day, &e(None, Some(vec![a.clone(), b.clone()]), None)))
-                    {
-                        options.push(a.clone());
-                    }
-                }
-                if options.is_empty() {
-                    continue;
-                }
-            }
-            Shape::From => {
-                for f in &names {
-                    let to: Vec<String> =
-                        names.iter().filter(|t| takes(live, day, &e(Some(t), None, Some(f)))).cloned().collect();
-                    if !to.is_empty() {
-                        from.push(f.clone());
-                        for t in to {
-                            if !options.contains(&t) {
-                                options.push(t);
-                            }
-                        }
-                    }
-                }
-                if from.is_empty() {
-                    continue;
-                }
-                options.sort_by_key(|n| names.iter().position(|x| x == n));
-            }
-        }
+        let act = act.id();
         let last = sent.iter().rev().find(|o| o.act == act && fold_name(&o.by) == fold_name(&me));
         let mut selected = Vec::new();
         let current = last.map(|o| {
@@ -195,8 +140,8 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
                 format!("{}{at}", named.join(" → "))
             }
         });
-        let title = match (act, m.state().player(seat).item) {
-            ("use", Some(h)) => format!("Применить вещь: {}", h.item.ru()),
+        let title = match (l.item, l.act) {
+            (Some(item), Act::Use) => format!("Применить вещь: {}", item.ru()),
             _ => title.to_string(),
         };
         let error = error.filter(|(a, _)| *a == act).map(|(_, m)| m.to_string());
@@ -233,5 +178,77 @@ impl PostedOrder {
         };
         let text = if act == "ask" { some(&ostrov_engine::clean_line(&self.text)) } else { None };
         OrderRequest { act, target, targets, from: some(&self.from), text, ..OrderRequest::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Config, GameEvent};
+    use crate::schedule::{Schedule, GRACE};
+
+    /// 2026-12-01 22:00 Moscow: day 1 opens; 13:00 is 15 hours later, 21:00 23 hours.
+    const START: i64 = 1_796_151_600;
+    const H: i64 = 3600;
+
+    fn started(n: usize) -> GameState {
+        let config = Config {
+            title: "Тест".into(),
+            slots: n,
+            setup: Some("werewolf,seer,nurse".into()),
+            deck: None,
+            rules: None,
+            seed: Some(7),
+            shuffle: false,
+            schedule: Schedule::default(),
+        };
+        let mut live = GameState::new(1, 100, config).unwrap();
+        for i in 0..n {
+            live.apply(&GameEvent::Joined { user: i as i64, name: format!("Игрок{i}") }, START - H).unwrap();
+        }
+        let roles = live.config.deal(n).unwrap().iter().map(|r| r.id().to_string()).collect();
+        live.apply(&GameEvent::Started { roles, speech: Vec::new() }, START).unwrap();
+        live
+    }
+
+    fn acts(forms: &[OrderForm]) -> Vec<&'static str> {
+        forms.iter().map(|f| f.act).collect()
+    }
+
+    /// R-ORDER-1: a seat's forms are the engine's legal orders (each act and its targets),
+    /// in the page's order; issue 27, point 2.
+    #[test]
+    fn the_forms_are_the_engines_legal_orders() {
+        let live = started(6);
+        let m = live.m.as_ref().unwrap();
+        for p in m.state().list_order().to_vec() {
+            let forms = order_forms(&live, p, START + 12 * H, None);
+            let legal = m.legal_orders(p);
+            let want: Vec<&str> =
+                ACTS.iter().map(|a| a.0).filter(|a| legal.iter().any(|l| l.act == *a)).map(Act::id).collect();
+            assert_eq!(acts(&forms), want, "{}", m.state().name(p));
+            for f in &forms {
+                let l = legal.iter().find(|l| l.act.id() == f.act).unwrap();
+                let named = |ps: &[PlayerId]| ps.iter().map(|q| m.state().name(*q).to_string()).collect::<Vec<_>>();
+                match &l.aim {
+                    Aim::One(ts) | Aim::OneOrTwo(ts) | Aim::TwoDifferent(ts) => assert_eq!(f.options, named(ts)),
+                    Aim::FromTo { from, to } => assert_eq!((&f.from, &f.options), (&named(from), &named(to))),
+                    Aim::Nobody => assert!(f.options.is_empty()),
+                }
+            }
+        }
+    }
+
+    /// O-TIME-1: an order is taken up to 21:00 and its grace minute; after it every order
+    /// is refused as late, so no form is offered (the old forms still offered them all
+    /// until the scheduler closed the day).
+    #[test]
+    fn no_forms_after_the_deadlines_grace_minute() {
+        let mut live = started(6);
+        let p = live.m.as_ref().unwrap().state().list_order()[0];
+        live.apply(&GameEvent::Midday { day: 1 }, START + 15 * H).unwrap();
+        let deadline = START + 23 * H;
+        assert!(acts(&order_forms(&live, p, deadline + GRACE - 1, None)).contains(&"vote"), "still in time");
+        assert!(order_forms(&live, p, deadline + GRACE, None).is_empty(), "late");
     }
 }
