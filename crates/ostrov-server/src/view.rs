@@ -3,7 +3,8 @@
 //! sees everything; everybody sees the public roles (of the dead, revealed by the
 //! authority or a removal, and all of them once the game is over).
 
-use ostrov_engine::{Death, Match, OrderEntry, PlayerId};
+use ostrov_engine::ru::Gender;
+use ostrov_engine::{Death, Match, OrderEntry, PlayerId, Speech};
 use serde::Serialize;
 
 use crate::game::{GameState, Status};
@@ -102,6 +103,10 @@ pub struct PlayerView {
     /// Absent when the viewer may not see it; `Some(None)`: seen to hold no item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<Option<ItemView>>,
+    /// The player's grammatical gender (public, as the newspaper's sentences show it), for
+    /// the pages' Russian; not in the API's JSON.
+    #[serde(skip)]
+    pub gender: Option<Gender>,
 }
 
 /// An event as the game view names it.
@@ -147,6 +152,13 @@ pub struct YouView {
     /// Why the forms of the player's profile were left out of this game (issue 28, point 6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forms_dropped: Option<String>,
+    /// The player's gender, for the pages' Russian; not in the API's JSON.
+    #[serde(skip)]
+    pub gender: Option<Gender>,
+    /// How the player speaks in the discussion now ([`Match::speech`]); not in the API's
+    /// JSON.
+    #[serde(skip)]
+    pub speech: Speech,
 }
 
 /// A published newspaper.
@@ -287,6 +299,7 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
                 death: pl.death.zip(pl.died_on_day).map(|(d, day)| DeathView { how: death_id(d), day }),
                 role: sight.role(q).then(|| RoleView::of(m, q)),
                 item: sight.item(q).then(|| ItemView::of(m, q)),
+                gender: m.state().who(q).gender(),
             }
         })
         .collect();
@@ -317,6 +330,8 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
             pack: sight.pack().iter().map(|q| m.state().name(*q).to_string()).collect(),
             orders: orders_of(live, Some(&pl.name)),
             forms_dropped: forms_dropped(live, p),
+            gender: m.state().who(p).gender(),
+            speech: m.speech(p),
         });
     }
     if host {

@@ -10,6 +10,7 @@ use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Form, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
+use ostrov_engine::ru::Gender;
 use ostrov_engine::Event;
 use ostrov_paper::Format;
 use ostrov_store::Store;
@@ -23,8 +24,8 @@ use crate::app::AppState;
 use crate::error::ApiError;
 use crate::game::{Fix, GameState, Room, Status};
 use crate::service::host::Deadline;
-use crate::service::{self, reach, HostAction};
-use crate::view::{self, Viewer};
+use crate::service::{self, locked, reach, HostAction};
+use crate::view::{self, EventView, GameView, PlayerView, Viewer, YouView};
 
 /// A refusal to show next to one form (`key`: the form's act or action), and which day
 /// and page of a room the reader asked for (`?room=…&day=…&page=…`).
@@ -44,35 +45,70 @@ impl Notes {
     }
 }
 
-/// A player in the list.
-pub struct PlayerRow {
-    pub pos: usize,
-    pub name: String,
-    pub alive: bool,
-    pub status: String,
-    pub role: Option<String>,
-    pub item: Option<String>,
-    pub you: bool,
-}
-
+/// The open day's clock, as the page shows it (what day and event it is: the view's).
 pub struct OpenDay {
-    pub day: u32,
-    pub event: Option<(String, String)>,
     pub phase: &'static str,
     pub midday: Option<When>,
     pub deadline: When,
     pub left: String,
 }
 
-pub struct You {
-    pub name: String,
-    pub alive: bool,
-    pub role: String,
-    pub item: Option<String>,
-    pub pack: Vec<String>,
-    pub speech: &'static str,
-    /// Why the profile's forms were left out of this game (issue 28, point 6).
-    pub forms_dropped: Option<String>,
+/// What the page says of a player in the list, from the view ([`PlayerView`]).
+pub trait PlayerText {
+    /// «в игре», or how and when the player left, agreeing with their gender.
+    fn status_ru(&self) -> String;
+    /// The item as the list shows it, when the viewer may see it.
+    fn item_ru(&self) -> Option<String>;
+}
+
+impl PlayerText for PlayerView {
+    fn status_ru(&self) -> String {
+        match self.death {
+            Some(d) => format!("{}, день {}", death_ru(d.how, self.gender), d.day),
+            None => "в игре".to_string(),
+        }
+    }
+
+    fn item_ru(&self) -> Option<String> {
+        self.item.as_ref().map(|i| match i {
+            None => "нет вещи".to_string(),
+            Some(i) => format!("{}{}", i.name, if i.charged { "" } else { " (использована)" }),
+        })
+    }
+}
+
+/// What the page says to a seated player of themself, from the view ([`YouView`]).
+pub trait YouText {
+    /// The role, agreeing with the player's gender («Ясновидящая»), and so does the note
+    /// of a turned halfblood; with no gender known the note needs none.
+    fn role_ru(&self) -> String;
+    /// The item, and whether it is spent.
+    fn item_ru(&self) -> Option<String>;
+    /// The pack without the player.
+    fn packmates(&self) -> Vec<&str>;
+}
+
+impl YouText for YouView {
+    fn role_ru(&self) -> String {
+        if self.role.turned {
+            let turned = match self.gender {
+                Some(Gender::Male) => "обратился в оборотня",
+                Some(Gender::Female) => "обратилась в оборотня",
+                None => "теперь оборотень",
+            };
+            format!("{} ({turned})", self.role.name)
+        } else {
+            self.role.name.clone()
+        }
+    }
+
+    fn item_ru(&self) -> Option<String> {
+        self.item.as_ref().map(|i| format!("{}{}", i.name, if i.charged { "" } else { " — использована, не заряжена" }))
+    }
+
+    fn packmates(&self) -> Vec<&str> {
+        self.pack.iter().map(String::as_str).filter(|n| *n != self.name).collect()
+    }
 }
 
 pub struct PaperLink {
@@ -99,11 +135,10 @@ pub struct HostPanel {
 #[template(path = "game.html")]
 pub struct GamePage<'a> {
     pub c: Chrome<'a>,
-    pub id: i64,
-    pub title: String,
+    /// The game as this viewer may see it: the API's view, rendered as it is.
+    pub game: GameView,
     pub status: String,
     pub lobby: bool,
-    pub members: Vec<String>,
     pub seats: String,
     pub invite_url: Option<String>,
     /// A private game (O-PRIVATE-1): not listed, its newspapers by the host's keyed links.
@@ -111,10 +146,7 @@ pub struct GamePage<'a> {
     pub viewer: &'static str,
     pub open: Option<OpenDay>,
     pub next_open: Option<When>,
-    pub winner: Option<String>,
-    pub you: Option<You>,
     pub forms: Vec<OrderForm>,
-    pub players: Vec<PlayerRow>,
     pub inbox: Vec<(u32, String)>,
     pub papers: Vec<PaperLink>,
     pub history: Vec<(String, String)>,
@@ -126,6 +158,21 @@ pub struct GamePage<'a> {
 }
 
 impl GamePage<'_> {
+    /// The players in list order as the viewer may see them (none before the start).
+    pub fn players(&self) -> &[PlayerView] {
+        self.game.players.as_deref().unwrap_or_default()
+    }
+
+    /// Whether `p` is the viewer's own seat.
+    pub fn is_you(&self, p: &PlayerView) -> bool {
+        self.game.you.as_ref().is_some_and(|y| y.name == p.name)
+    }
+
+    /// The open day's event.
+    pub fn event(&self) -> Option<&EventView> {
+        self.game.open.as_ref().and_then(|o| o.event.as_ref())
+    }
+
     pub fn host_err(&self, key: &str) -> Option<&str> {
         self.host_error.as_ref().filter(|(k, _)| k == key).map(|(_, m)| m.as_str())
     }
@@ -137,38 +184,6 @@ fn paper_title(day: u32, kind: &str) -> String {
         "evening" => format!("День {day}: итоги дня"),
         _ => "Итоговая газета".to_string(),
     }
-}
-
-/// The players in list order as `viewer` may see them (the same view as the API's).
-fn players(live: &GameState, viewer: Viewer, now: i64) -> Vec<PlayerRow> {
-    let v = view::game(live, viewer, now);
-    let you = v.you.as_ref().map(|y| y.name.clone());
-    v.players
-        .unwrap_or_default()
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let gender =
-                live.m.as_ref().and_then(|m| m.state().list_order().get(i).and_then(|q| m.state().who(*q).gender()));
-            let status = match p.death {
-                Some(d) => format!("{}, день {}", death_ru(d.how, gender), d.day),
-                None => "в игре".to_string(),
-            };
-            let item = p.item.map(|i| match i {
-                None => "нет вещи".to_string(),
-                Some(i) => format!("{}{}", i.name, if i.charged { "" } else { " (использована)" }),
-            });
-            PlayerRow {
-                pos: i + 1,
-                you: you.as_deref() == Some(p.name.as_str()),
-                name: p.name,
-                alive: p.alive,
-                status,
-                role: p.role.map(|r| r.name),
-                item,
-            }
-        })
-        .collect()
 }
 
 /// The whole page for `visitor` (signed in) of game `id` at `now`.
@@ -183,12 +198,11 @@ pub fn render_game_page<'a>(
     let viewer = Viewer::of(live, user);
     let tz = live.config.schedule.tz.as_str();
     let m = live.m.as_ref();
-    let open = live.open_day().zip(m).map(|(d, m)| {
+    let game = view::game(live, viewer, now);
+    let open = live.open_day().filter(|_| game.open.is_some()).map(|d| {
         let t = &live.days[d as usize - 1];
         let deadline = live.deadline(now).unwrap_or(t.deadline_at);
         OpenDay {
-            day: d,
-            event: m.state().event().map(|e: Event| (e.ru().to_string(), e.meaning_ru().to_string())),
             phase: if t.midday_done {
                 "вторая половина дня (после 13:00)"
             } else {
@@ -203,36 +217,6 @@ pub fn render_game_page<'a>(
             },
         }
     });
-    let you = match (viewer, m) {
-        (Viewer::Player(p), Some(m)) => {
-            let pl = m.state().player(p);
-            Some(You {
-                name: pl.name.clone(),
-                alive: pl.alive,
-                role: {
-                    // The role agrees with the player's gender («Ясновидящая»), and so does
-                    // the verb; with no gender known the note needs none.
-                    let who = m.state().who(p);
-                    let role = ostrov_engine::ru::role(pl.role, who.gender());
-                    if pl.turned {
-                        format!(
-                            "{role} ({})",
-                            who.pick("обратился в оборотня", "обратилась в оборотня", "теперь оборотень")
-                        )
-                    } else {
-                        role.to_string()
-                    }
-                },
-                item: pl
-                    .item
-                    .map(|h| format!("{}{}", h.item.ru(), if h.charged { "" } else { " — использована, не заряжена" })),
-                pack: m.pack(p).into_iter().filter(|q| *q != p).map(|q| m.state().name(q).to_string()).collect(),
-                speech: m.speech(p).ru(),
-                forms_dropped: view::forms_dropped(live, p),
-            })
-        }
-        _ => None,
-    };
     let forms = match viewer {
         Viewer::Player(p) if live.status == Status::Running => {
             order_forms(live, p, now, (!notes.key.is_empty()).then_some((notes.key.as_str(), notes.message.as_str())))
@@ -270,11 +254,8 @@ pub fn render_game_page<'a>(
         .then(|| (notes.key.clone(), notes.message.clone()));
     GamePage {
         c: Chrome::new(v, live.config.title.clone()),
-        id: live.id,
-        title: live.config.title.clone(),
         status: game_status(live),
         lobby: live.status == Status::Lobby,
-        members: live.members.iter().map(|m| m.name.clone()).collect(),
         seats: format!("{} из {}", live.members.len(), players_ru(live.config.slots)),
         invite_url: invite.filter(|_| viewer == Viewer::Host).map(|i| format!("/join/{i}")),
         private: !live.config.visibility.is_open(),
@@ -285,10 +266,7 @@ pub fn render_game_page<'a>(
         },
         open,
         next_open: live.next_open_at.filter(|_| live.open_day().is_none()).map(|t| when(t, tz)),
-        winner: live.winner().map(|w| w.ru().to_string()),
-        you,
         forms,
-        players: players(live, viewer, now),
         inbox,
         papers,
         history,
@@ -297,6 +275,7 @@ pub fn render_game_page<'a>(
         host,
         start_error: notes.get("start").map(str::to_string),
         host_error,
+        game,
     }
 }
 
