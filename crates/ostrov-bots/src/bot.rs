@@ -1,8 +1,8 @@
 //! The bots: a private view, the `Bot` trait, a random and a sensible bot.
 
 use ostrov_engine::{
-    CheckResult, Command, DayRecord, Event, Held, Item, ItemKind, Match, NoticeKind, Order, PlayerId, Role, Side,
-    Spent, Targets,
+    CheckResult, Command, DayRecord, Event, Held, Item, ItemKind, LegalOrder, Match, NoticeKind, Order, PlayerId, Role,
+    Side, Spent, Targets,
 };
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
@@ -146,6 +146,15 @@ impl<'a> View<'a> {
     /// Whether the engine would take this order now.
     pub fn legal(&self, cmd: &Command) -> bool {
         self.m.check(&Order::new(self.me, cmd.clone())).is_ok()
+    }
+
+    /// Every order this player may send now, with its valid targets (the engine's
+    /// [`Match::legal_orders`]): what a bot that picks among the allowed orders asks,
+    /// instead of trying acts and targets one by one. The bots here decide from what
+    /// their player knows and do not need it (asking it would cost about one check per
+    /// act and living player each round).
+    pub fn legal_orders(&self) -> Vec<LegalOrder> {
+        self.m.legal_orders(self.me)
     }
 }
 

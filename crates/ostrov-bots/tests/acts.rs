@@ -126,9 +126,14 @@ impl Checked {
             if c.named_iter().any(|p| !v.alive(p)) {
                 self.dead.fetch_add(1, Ordering::Relaxed);
             }
-            if !v.legal(c) {
+            let legal = v.legal(c);
+            if !legal {
                 self.refused.lock().unwrap().push(format!("day {} {:?}: {c:?} by {:?}", v.day(), v.event(), v.role()));
             }
+            // R-ORDER-1, issue 27 point 3: the engine's list of what this seat may send
+            // now says of every order a bot proposes what the check says.
+            let listed = v.legal_orders().iter().any(|l| l.allows(c));
+            assert_eq!(listed, legal, "day {} {:?}: {c:?} by {:?}", v.day(), v.event(), v.role());
         }
     }
 }
