@@ -201,6 +201,7 @@ mod tests {
             seed: Some(7),
             shuffle: false,
             schedule: Schedule::default(),
+            visibility: Default::default(),
         };
         let mut live = GameState::new(1, 100, config).unwrap();
         for i in 0..n {

@@ -24,7 +24,7 @@ use crate::app::AppState;
 use crate::error::ApiError;
 use crate::game::{Fix, GameState, Room, Status};
 use crate::service::host::Deadline;
-use crate::service::{self, locked, reach, HostAction};
+use crate::service::{self, reach, HostAction};
 use crate::view::{self, EventView, GameView, PlayerView, Viewer, YouView};
 
 /// A refusal to show next to one form (`key`: the form's act or action), and which day
