@@ -5,10 +5,17 @@
 //! - the live stream tells a viewer only of what that viewer may see: a secret order or a
 //!   pack post sends no `changed` to a villager or an outsider, and nothing a viewer gets
 //!   (the stream's data, an order's reply) counts the game's hidden events.
+//!
+//! And one found by the leak test over every channel (tests/leak_channels.rs): the host's
+//! answer to the Spirit told every stream that the host had answered.
 
 mod support;
 
-support::both_stores!(the_maniacs_victim_is_told_to_nobody_else, the_live_stream_tells_each_viewer_only_what_they_see);
+support::both_stores!(
+    the_maniacs_victim_is_told_to_nobody_else,
+    the_live_stream_tells_each_viewer_only_what_they_see,
+    the_spirits_answer_is_heard_on_the_stream_only_by_the_asker,
+);
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -220,4 +227,34 @@ fn the_live_stream_tells_each_viewer_only_what_they_see() {
         let v: Value = ok(&c.get(&base).unwrap());
         assert!(v.get("seq").is_none(), "{v}");
     }
+}
+
+/// Issue 28, point 2 (found by tests/leak_channels.rs): the host's answer to the Spirit is
+/// told privately to the one who asked (R-SPIRIT-1) and printed by the evening newspaper,
+/// so no other stream hears that the host answered.
+fn the_spirits_answer_is_heard_on_the_stream_only_by_the_asker() {
+    let mut t = table();
+    let (id, base) = (t.id, t.base());
+    ok(&t.host.post(&format!("{base}/host/fix"), json!({"event": "spirit_call"})).unwrap());
+    t.server.clock.set(START + 12 * HOUR);
+    let asker = t.with_role("seer")[0].clone();
+    let other = t.with_role("passenger")[0].clone();
+    ok(&t
+        .seat(&asker)
+        .post(&format!("{base}/orders"), json!({"act": "ask", "text": "Есть ли среди нас оборотень?"}))
+        .unwrap());
+    // 14:00: the 13:00 stage has asked the question.
+    t.server.clock.set(START + 16 * HOUR);
+    ok(&t.host.get(&base).unwrap());
+    let i = |n: &str| NAMES.iter().position(|x| *x == n).unwrap();
+    let mut asker_s = Stream::open(&t.players[i(&asker)], id);
+    let mut other_s = Stream::open(&t.players[i(&other)], id);
+    let mut outsider_s = Stream::open(&t.outsider, id);
+    for s in [&mut asker_s, &mut other_s, &mut outsider_s] {
+        assert_eq!(s.next(Duration::from_secs(5)).map(|e| e.0), Some("hello".into()));
+    }
+    ok(&t.host.post(&format!("{base}/host/answer"), json!({"answer": true})).unwrap());
+    assert_eq!(asker_s.next(QUIET), Some(("changed".into(), "1".into())), "the asker is told the answer");
+    assert_eq!(other_s.next(QUIET), None, "another player hears that the host answered the Spirit");
+    assert_eq!(outsider_s.next(QUIET), None, "an outsider hears that the host answered the Spirit");
 }

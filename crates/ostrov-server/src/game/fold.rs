@@ -45,12 +45,7 @@ impl GameState {
             }
             GameEvent::Order { day, order } => {
                 let accepted = self.decide_order(*day, order)?;
-                // A player's order is theirs and the host's (a host's order is public: its
-                // effects are in the history and the papers).
-                let audience = match accepted.order.by {
-                    ostrov_engine::Actor::Player(p) => Audience::Seat(p.index()),
-                    ostrov_engine::Actor::Host => Audience::Everyone,
-                };
+                let audience = self.order_audience(&accepted);
                 Decision { audience, change: Change::Order(accepted) }
             }
             GameEvent::Midday { day } => everyone(self.decide_midday(*day)?),

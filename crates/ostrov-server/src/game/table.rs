@@ -4,12 +4,13 @@
 //! event is decided, on a copy of the match alone, and installed when it is evolved.
 
 use ostrov_engine::{
-    Clock, DayEntry, Game, LegalOrder, Match, OrderEntry, PlayerEntry, PlayerId, Refusal, ResolveError, MIN_PLAYERS,
+    Actor, Clock, Command, DayEntry, Game, LegalOrder, Match, OrderEntry, PlayerEntry, PlayerId, Refusal, ResolveError,
+    MIN_PLAYERS,
 };
 
 use super::change::{Accepted, Change, Opening, Started};
 use super::event::{Fix, GameEvent, SeatSpeech};
-use super::state::{state, DayTimes, GameState, PublicNote, Refused, Status};
+use super::state::{state, Audience, DayTimes, GameState, PublicNote, Refused, Status};
 use crate::schedule::GRACE;
 
 /// A stored order's `at`.
@@ -180,6 +181,24 @@ impl GameState {
             None
         };
         Ok(Box::new(Accepted { day, entry, order: o, after_midday }))
+    }
+
+    /// Who may see what an accepted order changed (issue 28, point 2): a player's order
+    /// is theirs (and the host's); the host's answer to the Spirit is told to the asker
+    /// alone until the evening newspaper prints it; the host's penalty and removal are
+    /// public (the history, the papers).
+    pub(super) fn order_audience(&self, a: &Accepted) -> Audience {
+        match (a.order.by, &a.order.command) {
+            (Actor::Player(p), _) => Audience::Seat(p.index()),
+            (Actor::Host, Command::Answer(_)) => {
+                let m = a.after_midday.as_deref().or(self.m.as_ref());
+                match m.and_then(|m| m.today()).and_then(|t| t.question.as_ref()) {
+                    Some((asker, _)) => Audience::Seat(asker.index()),
+                    None => Audience::Host,
+                }
+            }
+            (Actor::Host, _) => Audience::Everyone,
+        }
     }
 
     pub(super) fn evolve_order(&mut self, a: Accepted, at: i64) {
