@@ -6,8 +6,9 @@
 //!   pack post sends no `changed` to a villager or an outsider, and nothing a viewer gets
 //!   (the stream's data, an order's reply) counts the game's hidden events.
 //!
-//! And one found by the leak test over every channel (tests/leak_channels.rs): the host's
-//! answer to the Spirit told every stream that the host had answered.
+//! And two found by the leak test over every channel (tests/leak_channels.rs): the host's
+//! answer to the Spirit told every stream that the host had answered, and the log of a
+//! finished game (`/api/games/{id}/events`, everyone's once over) printed the pack's chat.
 
 mod support;
 
@@ -15,6 +16,7 @@ support::both_stores!(
     the_maniacs_victim_is_told_to_nobody_else,
     the_live_stream_tells_each_viewer_only_what_they_see,
     the_spirits_answer_is_heard_on_the_stream_only_by_the_asker,
+    the_log_of_a_finished_game_keeps_the_packs_chat_to_the_pack,
 );
 
 use std::collections::BTreeMap;
@@ -257,4 +259,37 @@ fn the_spirits_answer_is_heard_on_the_stream_only_by_the_asker() {
     assert_eq!(asker_s.next(QUIET), Some(("changed".into(), "1".into())), "the asker is told the answer");
     assert_eq!(other_s.next(QUIET), None, "another player hears that the host answered the Spirit");
     assert_eq!(outsider_s.next(QUIET), None, "an outsider hears that the host answered the Spirit");
+}
+
+/// O-THREAD-4 (found by tests/leak_channels.rs): the pack's chat is the pack's and the
+/// host's also once the game is over; the log, everyone's then, leaves its posts out for
+/// anyone else (the pages never showed them).
+fn the_log_of_a_finished_game_keeps_the_packs_chat_to_the_pack() {
+    let mut t = table();
+    let (id, base) = (t.id, t.base());
+    t.server.clock.set(START + 12 * HOUR);
+    let wolf = t.with_role("werewolf")[0].clone();
+    let half = t.with_role("halfblood")[0].clone();
+    let villager = t.with_role("passenger")[0].clone();
+    web_post(t.seat(&wolf), id, "pack", "Тайный план стаи на ночь");
+    web_post(t.seat(&villager), id, "thread", "Открытое слово в треде");
+    for w in [&wolf, &half] {
+        ok(&t.host.post(&format!("{base}/host/remove"), json!({"target": w})).unwrap());
+    }
+    if ok(&t.host.get(&base).unwrap())["status"] != "over" {
+        ok(&t.host.post(&format!("{base}/host/resolve"), json!({})).unwrap());
+    }
+    assert_eq!(ok(&t.outsider.get(&base).unwrap())["status"], "over");
+    let events = format!("{base}/events");
+    for (who, c) in [("an outsider", &mut t.outsider.clone()), ("a villager", &mut t.seat(&villager).clone())] {
+        let log = ok(&c.get(&events).unwrap()).to_string();
+        assert!(log.contains("Открытое слово в треде"), "{who}: the log is whole otherwise: {log}");
+        assert!(!log.contains("Тайный план стаи"), "{who} reads the pack's chat in the log: {log}");
+        let r = c.get(&format!("/games/{id}/thread?room=pack")).unwrap();
+        assert_eq!(r.status, 403, "{who}: the pack's chat page: {}", r.body);
+    }
+    for (who, c) in [("the host", &mut t.host.clone()), ("a dead packmate", &mut t.seat(&half).clone())] {
+        let log = ok(&c.get(&events).unwrap()).to_string();
+        assert!(log.contains("Тайный план стаи"), "{who} reads the pack's chat in the log: {log}");
+    }
 }

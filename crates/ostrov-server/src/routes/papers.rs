@@ -15,6 +15,7 @@ use serde_json::json;
 
 use super::extract::{who, Id, St};
 use crate::error::ApiError;
+use crate::game::{GameEvent, Room};
 use crate::service::{reach, reach_papers};
 use crate::view::{self, Viewer};
 
@@ -134,6 +135,8 @@ pub async fn inbox<S: Store>(
     Ok(text(ostrov_paper::inbox(m, seat, None, f), f))
 }
 
+/// The game locked for a viewer who sees all of it (the host; anyone once the game is
+/// over), and the viewer's account.
 async fn full_view<S: Store>(
     st: &std::sync::Arc<crate::app::AppState<S>>,
     h: &HeaderMap,
@@ -144,7 +147,7 @@ async fn full_view<S: Store>(
     if !Viewer::of(&slot.live, user).sees_all(&slot.live) {
         return Err(ApiError::Forbidden);
     }
-    Ok((slot, now))
+    Ok((slot, user))
 }
 
 /// `GET /api/games/{id}/report`: the JSON report of GAME_FILE.md (host; all once over).
@@ -181,15 +184,29 @@ pub async fn gamefile<S: Store>(
     Ok(r)
 }
 
+/// Whether a stored event is a post to the pack's chat.
+fn in_pack_chat(kind: &str, payload: &serde_json::Value) -> bool {
+    match GameEvent::join(kind, payload) {
+        Ok(GameEvent::Posted { post, .. }) => post.room == Room::Pack,
+        _ => false,
+    }
+}
+
 /// `GET /api/games/{id}/events`: the game's whole log, for audit (host; all once over).
+/// The pack's chat stays the pack's and the host's (O-THREAD-4), also once the game is
+/// over: for anyone else its posts are left out (issue 28, the leak test over every
+/// channel).
 pub async fn events<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
     let Path(id) = id?;
-    let _ = full_view(&st, &h, id).await?;
+    let (slot, user) = full_view(&st, &h, id).await?;
+    let reads_pack = crate::service::talk::may_read(&slot.live, user, Room::Pack);
+    drop(slot);
     let v: Vec<_> = st
         .store
         .events(id)
         .await?
         .into_iter()
+        .filter(|e| reads_pack || !in_pack_chat(&e.kind, &e.payload))
         .map(|e| {
             json!({"seq": e.seq, "at": e.at, "author": e.author, "request_id": e.client_request_id,
                    "kind": e.kind, "payload": e.payload})
