@@ -7,9 +7,10 @@
 //! (`zq` + kind + number + `x`), written into a ledger with who may see it:
 //! - a post in the thread: everyone (also by the dead, a spectator and the host);
 //! - a post in the pack's chat (by the pack or the host): the pack, dead or alive, and the
-//!   host (the engine's `Sight::pack_chat`, O-THREAD-4), also once the game is over;
+//!   host (the engine's `Sight::pack_chat`, O-THREAD-4), also once the game is over
+//!   (O-THREAD-6);
 //! - an order (its `request_id`): its seat and the host (`Sight::orders`); once the game is
-//!   over everyone, since the game file and the log are published then (API.md);
+//!   over everyone, since the game file and the log are published then (O-THREAD-6);
 //! - a Spirit question (its text): the asker and the host, and everyone from the 13:00
 //!   stage on if it is the day's question (R-SPIRIT-1, RULES.md: question and author go in
 //!   the newspaper);

@@ -231,7 +231,7 @@ fn the_live_stream_tells_each_viewer_only_what_they_see() {
     }
 }
 
-/// Issue 28, point 2 (found by tests/leak_channels.rs): the host's answer to the Spirit is
+/// Issue 28, point 2; O-THREAD-6 (found by tests/leak_channels.rs): the host's answer to the Spirit is
 /// told privately to the one who asked (R-SPIRIT-1) and printed by the evening newspaper,
 /// so no other stream hears that the host answered.
 fn the_spirits_answer_is_heard_on_the_stream_only_by_the_asker() {
@@ -261,7 +261,7 @@ fn the_spirits_answer_is_heard_on_the_stream_only_by_the_asker() {
     assert_eq!(outsider_s.next(QUIET), None, "an outsider hears that the host answered the Spirit");
 }
 
-/// O-THREAD-4 (found by tests/leak_channels.rs): the pack's chat is the pack's and the
+/// O-THREAD-6, O-THREAD-4 (found by tests/leak_channels.rs): the pack's chat is the pack's and the
 /// host's also once the game is over; the log, everyone's then, leaves its posts out for
 /// anyone else (the pages never showed them).
 fn the_log_of_a_finished_game_keeps_the_packs_chat_to_the_pack() {
