@@ -144,7 +144,7 @@ struct Table {
 impl Table {
     /// The index in `names` (and `seats`, `bots`) of seat `p`.
     fn at(&self, p: PlayerId) -> usize {
-        let name = self.m.state.name(p);
+        let name = self.m.state().name(p);
         self.names.iter().position(|n| *n == name).unwrap()
     }
 
@@ -249,7 +249,7 @@ fn markers_in(text: &str) -> Vec<&str> {
 
 /// An order of a bot as the API takes it (`None`: the host's acts).
 fn order_json(m: &Match, c: &Command) -> Option<Value> {
-    let n = |p: PlayerId| m.state.name(p).to_string();
+    let n = |p: PlayerId| m.state().name(p).to_string();
     let one = |act: &str, p: PlayerId| json!({"act": act, "target": n(p)});
     Some(match c {
         Command::Vote(t) | Command::Kill(t) => {
@@ -307,7 +307,7 @@ fn replay(toml: &str, open: Option<(u32, bool)>) -> Match {
     // An opened day without an order yet is not in the file: its event is the one drawn.
     if let Some((d, afternoon)) = open.filter(|(d, _)| *d as usize == n + 1) {
         m.open_day(&ostrov_engine::DayPlan::default()).unwrap();
-        assert_eq!(m.state.day, d);
+        assert_eq!(m.state().day(), d);
         if afternoon {
             m.midday_stage();
         }
@@ -419,7 +419,7 @@ impl World {
             for p in v["players"].as_array().unwrap() {
                 let name = p["name"].as_str().unwrap();
                 let id = t.m.find(name).unwrap();
-                assert_eq!(p["alive"].as_bool(), Some(t.m.state.alive(id)), "the mirror of game {g}: {name}");
+                assert_eq!(p["alive"].as_bool(), Some(t.m.state().alive(id)), "the mirror of game {g}: {name}");
                 t.roles.insert(name.to_string(), p["role"]["name"].as_str().unwrap().to_string());
             }
             t.report = report;
@@ -471,12 +471,12 @@ impl World {
                 .filter(|n| t.m.find(n["to"].as_str().unwrap()).is_some_and(|p| sight.notices(p)))
                 .map(|n| n["text"].as_str().unwrap())
                 .collect();
-            for n in &t.m.state.notices {
+            for n in t.m.state().notices() {
                 let NoticeKind::Check { target, .. } = n.kind else { continue };
                 if sight.notices(n.to) || sight.sees_all() {
                     continue;
                 }
-                let (to, target) = (t.m.state.name(n.to), t.m.state.name(target));
+                let (to, target) = (t.m.state().name(n.to), t.m.state().name(target));
                 for r in t.report["notices"].as_array().unwrap() {
                     let text = r["text"].as_str().unwrap();
                     if r["to"] == to && r["day"] == n.day && text.contains(target) && !own.contains(text) {
@@ -516,19 +516,23 @@ impl World {
             let sight = t.m.sight(self.accounts[a].viewer(g));
             let victims: Vec<PlayerId> = t
                 .m
-                .state
-                .notices
+                .state()
+                .notices()
                 .iter()
                 .filter(|n| matches!(n.kind, NoticeKind::Assaulted) && !sight.maniac_victim(n.to) && !sight.sees_all())
                 .map(|n| n.to)
                 .collect();
             let maniac =
-                t.m.state.list_order.iter().copied().find(|q| t.m.state.player(*q).role == ostrov_engine::Role::Maniac);
-            let maniac_shown = maniac.filter(|q| sight.role(*q)).map(|q| t.m.state.name(q));
+                t.m.state()
+                    .list_order()
+                    .iter()
+                    .copied()
+                    .find(|q| t.m.state().player(*q).role == ostrov_engine::Role::Maniac);
+            let maniac_shown = maniac.filter(|q| sight.role(*q)).map(|q| t.m.state().name(q));
             // A seer knows the side of whom they checked (their own notices).
             let checked: Vec<PlayerId> =
-                t.m.state
-                    .notices
+                t.m.state()
+                    .notices()
                     .iter()
                     .filter(|n| sight.notices(n.to))
                     .filter_map(|n| match n.kind {
@@ -536,9 +540,9 @@ impl World {
                         _ => None,
                     })
                     .collect();
-            for q in t.m.state.list_order.iter().copied() {
-                let name = t.m.state.name(q);
-                let hidden_role = t.m.state.alive(q) && !sight.role(q) && !checked.contains(&q);
+            for q in t.m.state().list_order().iter().copied() {
+                let name = t.m.state().name(q);
+                let hidden_role = t.m.state().alive(q) && !sight.role(q) && !checked.contains(&q);
                 let victim = victims.contains(&q);
                 if !hidden_role && !victim {
                     continue;
@@ -613,7 +617,7 @@ impl World {
                     format!("{page}/thread.md"),
                 ]);
                 paths.extend(INBOX_FORMATS.iter().map(|f| format!("{api}/inbox?format={f}")));
-                for d in 1..=t.m.state.day {
+                for d in 1..=t.m.state().day() {
                     paths.push(format!("{page}/thread?room=thread&day={d}"));
                     paths.push(format!("{page}/thread?room=pack&day={d}"));
                 }
@@ -653,7 +657,7 @@ impl World {
             let v = self.accounts[a].viewer(g);
             let sight = t.m.sight(v);
             let me = match v {
-                Viewer::Seat(p) => Some(t.m.state.name(p).to_string()),
+                Viewer::Seat(p) => Some(t.m.state().name(p).to_string()),
                 _ => None,
             };
             let whose = |o: &Value| {
@@ -664,14 +668,14 @@ impl World {
                     let v = ok(r);
                     for p in v["players"].as_array().unwrap() {
                         let q = t.m.find(p["name"].as_str().unwrap()).unwrap();
-                        let name = t.m.state.name(q);
+                        let name = t.m.state().name(q);
                         assert_eq!(
                             p.get("role").is_some(),
                             sight.role(q),
                             "{stage}: {who} and the role of {name}: {p}; the event today: {:?}, day {}, public {}, open {}",
-                            t.m.state.event,
-                            t.m.state.day,
-                            t.m.state.player(q).role_public,
+                            t.m.state().event(),
+                            t.m.state().day(),
+                            t.m.state().player(q).role_public,
                             t.m.today().is_some()
                         );
                         assert_eq!(
@@ -757,11 +761,11 @@ impl World {
                 continue;
             }
             let t = &mut self.tables[g];
-            let day = t.m.state.day;
+            let day = t.m.state().day();
             let at = if morning { Clock::MIDDAY } else { Clock::DEADLINE };
             let mut sends: Vec<(usize, PlayerId, Command)> = Vec::new();
-            let living: Vec<PlayerId> = t.m.state.living().collect();
-            for p in t.m.state.list_order.clone() {
+            let living: Vec<PlayerId> = t.m.state().living().collect();
+            for p in t.m.state().list_order().to_vec() {
                 if !living.contains(&p) {
                     continue;
                 }
@@ -769,7 +773,7 @@ impl World {
                 let mut out = Vec::new();
                 let view = View::new(&t.m, p);
                 if morning {
-                    if has_morning(t.m.state.event) {
+                    if has_morning(t.m.state().event()) {
                         t.bots[i].morning(&view, &mut t.rng, &mut out);
                     }
                 } else {
@@ -808,9 +812,9 @@ impl World {
             // The pack's chat: a living packmate, the host, and a dead packmate's try.
             let t = &self.tables[g];
             let pack: Vec<PlayerId> =
-                t.m.state.list_order.iter().copied().filter(|q| !t.m.pack(*q).is_empty()).collect();
-            let living_wolf = pack.iter().copied().find(|q| t.m.state.alive(*q));
-            let dead_wolf = pack.iter().copied().find(|q| !t.m.state.alive(*q));
+                t.m.state().list_order().iter().copied().filter(|q| !t.m.pack(*q).is_empty()).collect();
+            let living_wolf = pack.iter().copied().find(|q| t.m.state().alive(*q));
+            let dead_wolf = pack.iter().copied().find(|q| !t.m.state().alive(*q));
             let pack_accounts: Vec<usize> = pack.iter().map(|q| t.account(*q)).collect();
             let mut posted = false;
             let tries: Vec<(usize, bool)> = living_wolf
@@ -970,7 +974,7 @@ fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
     }
     w.refresh();
     for g in 0..n_games {
-        for q in w.tables[g].m.state.list_order.clone() {
+        for q in w.tables[g].m.state().list_order().to_vec() {
             let a = w.tables[g].account(q);
             w.accounts[a].seats[g] = Some(q);
         }
@@ -1010,8 +1014,8 @@ fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
             t.m.state
                 .list_order
                 .iter()
-                .filter(|q| t.m.state.alive(**q) && !t.m.pack(**q).is_empty())
-                .map(|q| t.m.state.name(*q).to_string())
+                .filter(|q| t.m.state().alive(**q) && !t.m.pack(**q).is_empty())
+                .map(|q| t.m.state().name(*q).to_string())
                 .collect();
         for name in wolves {
             ok(&w.post(h, &format!("/api/games/{id}/host/remove"), json!({"target": name})));
@@ -1028,9 +1032,9 @@ fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
         m
     });
     let count = |f: &dyn Fn(&Match) -> usize| w.tables.iter().map(|t| f(&t.m)).sum::<usize>();
-    let notices = |m: &Match, k: fn(&NoticeKind) -> bool| m.state.notices.iter().filter(|n| k(&n.kind)).count();
+    let notices = |m: &Match, k: fn(&NoticeKind) -> bool| m.state().notices().iter().filter(|n| k(&n.kind)).count();
     let victims = count(&|m| notices(m, |k| matches!(k, NoticeKind::Assaulted)));
-    let dead = count(&|m| m.state.list_order.iter().filter(|q| !m.state.alive(**q)).count());
+    let dead = count(&|m| m.state().list_order().iter().filter(|q| !m.state().alive(**q)).count());
     eprintln!(
         "leak_channels: {} requests, markers by kind {kinds:?}, {victims} maniac's victims, {dead} dead, \
          up to {} seer results looked for, {:?}",
