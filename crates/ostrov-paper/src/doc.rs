@@ -146,7 +146,10 @@ impl Doc {
                 // CommonMark and stock phpBB have no tables: the head in bold, then one list
                 // item per row, every cell kept and joined by bars (issue 29, point 5).
                 (Markdown, Block::Table { head, rows }) => {
-                    out.push_str(&format!("**{}**\n\n", md_escape(&head.join(" | "))));
+                    out.push_str(&format!(
+                        "**{}**\n\n",
+                        head.iter().map(|h| md_escape(h)).collect::<Vec<_>>().join(" | ")
+                    ));
                     list_md(f, rows.iter().map(|r| row(f, r)), &mut bullet, &mut out);
                 }
                 (Bbcode, Block::Table { head, rows }) => {
