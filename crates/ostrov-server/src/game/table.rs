@@ -428,7 +428,7 @@ pub(crate) fn host_note(m: Option<&ostrov_engine::Match>, penalty: bool, target:
     let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
     let seat = m.and_then(|m| m.find(target).map(|p| (m, p)));
     let named = |c: Case| match seat {
-        Some((m, p)) => Phrase::new().c(m.state.who(p), c).to_string(),
+        Some((m, p)) => Phrase::new().c(m.state().who(p), c).to_string(),
         None => format!("{} {target}", if c == Case::Ins { "игроком" } else { "игрока" }),
     };
     if penalty {

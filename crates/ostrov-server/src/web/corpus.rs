@@ -238,7 +238,7 @@ fn game_lines(g: &Game, out: &mut BTreeSet<String>) {
         push(&ostrov_paper::opening(&fresh, &a).render(Format::Markdown));
         push(&ostrov_paper::announcement(&fresh, &a).render(Format::Plain));
     }
-    for &p in &m.state.list_order {
+    for &p in m.state().list_order() {
         push(&ostrov_paper::inbox(&m, p, None, Format::Plain));
     }
 }

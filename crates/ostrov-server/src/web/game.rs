@@ -292,7 +292,7 @@ fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
                 .then(|| {
                     o.item.as_deref().and_then(ostrov_engine::Item::parse).or_else(|| {
                         let m = live.m.as_ref()?;
-                        m.state.player(m.find(&o.by)?).item.map(|h| h.item)
+                        m.state().player(m.find(&o.by)?).item.map(|h| h.item)
                     })
                 })
                 .flatten();

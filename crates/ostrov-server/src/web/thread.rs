@@ -113,7 +113,7 @@ fn speaker_mark(s: &str, g: Option<ostrov_engine::ru::Gender>) -> String {
 /// The gender of a post's author, when the author is a seat of the game and it is known.
 fn author_gender(live: &GameState, p: &Post) -> Option<ostrov_engine::ru::Gender> {
     let m = live.m.as_ref()?;
-    live.seat_of(p.user).and_then(|seat| m.state.who(seat).gender())
+    live.seat_of(p.user).and_then(|seat| m.state().who(seat).gender())
 }
 
 /// «„Пальмы цветут“: запрещённое слово» for one word, «запрещённые слова» for more
