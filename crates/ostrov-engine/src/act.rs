@@ -15,8 +15,8 @@ vocabulary! {
         Cancel = "cancel", "отменить", "отмена";
         Swap = "swap", "поменять", "обменять вещи";
         Recharge = "recharge", "перезарядить", "перезарядка";
-        Assault = "assault", "вздуть";
-        Use = "use", "использовать", "применить";
+        Assault = "assault", "навестить", "вздуть";
+        Use = "use", "применить", "использовать";
         Bunker = "bunker", "бункер";
         Exchange = "exchange", "обмен";
         Light = "light", "свет";

@@ -10,7 +10,7 @@ vocabulary! {
         Totem = "totem", "Тотем безволия", "тотем";
         Handcuffs = "handcuffs", "Наручники";
         Bomb = "bomb", "Бомба";
-        BlackGlasses = "black_glasses", "Черные очки", "очки";
+        BlackGlasses = "black_glasses", "Чёрные очки", "Черные очки", "очки";
         Fang = "fang", "Клык оборотня", "клык";
         Megaphone = "megaphone", "Рупор";
         SheepSkin = "sheep_skin", "Овечья шкура", "шкура";

@@ -420,7 +420,7 @@ pub fn notice_text(st: &State, n: &Notice) -> String {
                 ItemSource::Tsunami => "После цунами у вас",
                 ItemSource::Bunker => "Из бункера вы получили",
                 ItemSource::Exchange => "По обмену вы получили",
-                ItemSource::Swap => "Ночью лунатик подменил вашу вещь, теперь у вас",
+                ItemSource::Swap => "Ночью Лунатик поменял вашу вещь, теперь у вас",
             };
             format!("{how}: {}.", held(item))
         }
@@ -467,7 +467,7 @@ mod tests {
     }
 
     #[test]
-    fn the_inbox_role_line_agrees_with_the_gender() {
+    fn the_inbox_role_line_agrees_with_the_gender_and_says_the_side_in_words() {
         let lines = role_lines(
             "[[players]]\nname = \"Тётя_Мотя\"\nrole = \"seer\"\ngender = \"f\"\n\
              [[players]]\nname = \"Кот\"\nrole = \"seer\"\ngender = \"m\"\n\
@@ -475,21 +475,32 @@ mod tests {
              [[players]]\nname = \"Маша\"\nrole = \"untouchable\"\n\
              [[players]]\nname = \"Женя\"\nrole = \"passenger\"\ngender = \"ж\"\n\
              [[players]]\nname = \"Лев\"\nrole = \"passenger\"\n\
-             [[players]]\nname = \"Аня\"\nrole = \"nurse\"\n",
+             [[players]]\nname = \"Аня\"\nrole = \"nurse\"\n\
+             [[players]]\nname = \"Боря\"\nrole = \"nurse\"\n\
+             [[players]]\nname = \"Гоша\"\nrole = \"witch\"\n\
+             [[players]]\nname = \"Дина\"\nrole = \"werewolf\"\n\
+             [[players]]\nname = \"Зоя\"\nrole = \"hamster\"\n\
+             [[players]]\nname = \"Zork\"\nrole = \"hamster\"\n",
         );
         assert_eq!(
             lines,
             [
-                "Ваша роль: Ясновидящая (Мирные).",
-                "Ваша роль: Ясновидящий (Мирные).",
+                "Ваша роль: Ясновидящая, сторона — мирные жители.",
+                "Ваша роль: Ясновидящий, сторона — мирные жители.",
                 // No gender given, none known: the role's own name.
-                "Ваша роль: Ясновидящий (Мирные).",
+                "Ваша роль: Ясновидящий, сторона — мирные жители.",
                 // The first-name table knows Маша is a woman.
-                "Ваша роль: Неприкасаемая (Мирные).",
-                "Ваша роль: Пассажирка (Мирные).",
-                "Ваша роль: Пассажир (Мирные).",
-                // A role with one form keeps it.
-                "Ваша роль: Медсестра (Мирные).",
+                "Ваша роль: Неприкасаемая, сторона — мирные жители.",
+                "Ваша роль: Пассажирка, сторона — мирные жители.",
+                "Ваша роль: Пассажир, сторона — мирные жители.",
+                // Issue 29, point 3: one table of both forms — a woman is «Медсестра», a
+                // man «Медбрат», a man who is the witch «Колдун».
+                "Ваша роль: Медсестра, сторона — мирные жители.",
+                "Ваша роль: Медбрат, сторона — мирные жители.",
+                "Ваша роль: Колдун, сторона — мирные жители.",
+                "Ваша роль: Оборотень, сторона — оборотни.",
+                "Ваша роль: Хомяк-Мутант, вы играете сама за себя.",
+                "Ваша роль: Хомяк-Мутант, вы играете только за себя.",
             ]
         );
     }

@@ -48,20 +48,23 @@ impl Role {
         )
     }
 
-    /// The Russian name in the genitive-free form used after "роль:".
-    pub const fn ru_lower(self) -> &'static str {
+    /// The role's name for a man and for a woman (issue 29, point 3), the one table every
+    /// output takes a role's name from (through [`crate::ru::role`]); docs/RUSSIAN.md
+    /// prints it. Where Russian has no second form both are the same. A player whose
+    /// gender is unknown gets the role's own name, [`Role::ru`].
+    pub const fn ru_genders(self) -> [&'static str; 2] {
         match self {
-            Role::Passenger => "пассажир",
-            Role::Seer => "ясновидящий",
-            Role::Nurse => "медсестра",
-            Role::Untouchable => "неприкасаемый",
-            Role::Authority => "авторитет",
-            Role::Witch => "колдунья",
-            Role::Sleepwalker => "лунатик",
-            Role::Maniac => "сексманьяк",
-            Role::Werewolf => "оборотень",
-            Role::Halfblood => "полукровка",
-            Role::Hamster => "хомяк-мутант",
+            Role::Passenger => ["Пассажир", "Пассажирка"],
+            Role::Seer => ["Ясновидящий", "Ясновидящая"],
+            Role::Nurse => ["Медбрат", "Медсестра"],
+            Role::Untouchable => ["Неприкасаемый", "Неприкасаемая"],
+            Role::Authority => ["Авторитет", "Авторитет"],
+            Role::Witch => ["Колдун", "Колдунья"],
+            Role::Sleepwalker => ["Лунатик", "Лунатичка"],
+            Role::Maniac => ["Сексманьяк", "Сексманьяк"],
+            Role::Werewolf => ["Оборотень", "Оборотень"],
+            Role::Halfblood => ["Полукровка", "Полукровка"],
+            Role::Hamster => ["Хомяк-Мутант", "Хомяк-Мутант"],
         }
     }
 }

@@ -54,14 +54,27 @@ impl Speech {
         })
     }
 
-    /// The mark shown on a post, in Russian (empty for free speech).
-    pub const fn ru(self) -> &'static str {
-        match self {
-            Speech::Free => "",
-            Speech::Dead => "мёртвый: только тематический флуд",
-            Speech::LikeDead(Silence::Thorn) => "ядовитый шип: говорит как мёртвый",
-            Speech::LikeDead(Silence::Shocked) => "шокер: говорит как мёртвый",
-            Speech::LikeDead(Silence::Assaulted) => "жертва маньяка: говорит как мёртвый",
+    /// The mark shown on a post, in Russian (empty for free speech), agreeing with the
+    /// speaker's gender (issue 29, point 2): «говорит как мёртвая» for a woman; a speaker
+    /// of unknown gender «говорит как мёртвые», «выбыл из игры» never hedged with «(а)».
+    pub fn ru(self, g: Option<crate::ru::Gender>) -> &'static str {
+        use crate::ru::Gender::{Female, Male};
+        match (self, g) {
+            (Speech::Free, _) => "",
+            (Speech::Dead, Some(Male)) => "мёртвый: только тематический флуд",
+            (Speech::Dead, Some(Female)) => "мёртвая: только тематический флуд",
+            (Speech::Dead, None) => "вне игры: только тематический флуд",
+            (Speech::LikeDead(why), g) => match (why, g) {
+                (Silence::Thorn, Some(Male)) => "ядовитый шип: говорит как мёртвый",
+                (Silence::Thorn, Some(Female)) => "ядовитый шип: говорит как мёртвая",
+                (Silence::Thorn, None) => "ядовитый шип: говорит как мёртвые",
+                (Silence::Shocked, Some(Male)) => "шокер: говорит как мёртвый",
+                (Silence::Shocked, Some(Female)) => "шокер: говорит как мёртвая",
+                (Silence::Shocked, None) => "шокер: говорит как мёртвые",
+                (Silence::Assaulted, Some(Male)) => "жертва маньяка: говорит как мёртвый",
+                (Silence::Assaulted, Some(Female)) => "жертва маньяка: говорит как мёртвая",
+                (Silence::Assaulted, None) => "жертва маньяка: говорит как мёртвые",
+            },
         }
     }
 }
@@ -125,6 +138,19 @@ name = "Дина"
 role = "passenger"
 item = "none"
 "#;
+
+    /// Issue 29, point 2: «жертва маньяка: говорит как мёртвая» for a woman; none of the
+    /// marks hedges for an unknown gender.
+    #[test]
+    fn the_speech_mark_agrees_with_the_speaker() {
+        use crate::ru::Gender::{Female, Male};
+        let assaulted = Speech::LikeDead(Silence::Assaulted);
+        assert_eq!(assaulted.ru(Some(Female)), "жертва маньяка: говорит как мёртвая");
+        assert_eq!(assaulted.ru(Some(Male)), "жертва маньяка: говорит как мёртвый");
+        assert_eq!(assaulted.ru(None), "жертва маньяка: говорит как мёртвые");
+        assert_eq!(Speech::Dead.ru(Some(Female)), "мёртвая: только тематический флуд");
+        assert_eq!(Speech::Dead.ru(None), "вне игры: только тематический флуд");
+    }
 
     #[test]
     fn the_dead_thorn_shocked_and_assaulted_speak_like_the_dead_and_palms_ban_words() {

@@ -152,7 +152,7 @@ impl Step {
             Step::Untouchable => "Неприкасаемый",
             Step::MoonFern => "Лунный папоротник",
             Step::Seer => "Ясновидящий",
-            Step::BlackGlasses => "Черные очки",
+            Step::BlackGlasses => "Чёрные очки",
             Step::Maniac => "Сексманьяк",
             Step::CamoRobe => "Маскхалат",
             Step::Hamster => "Хомяк-Мутант",

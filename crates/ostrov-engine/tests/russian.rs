@@ -139,6 +139,8 @@ fn the_sentences_the_issue_quoted_are_right() {
     let (lev, nikita, anya, masha, igor, lyubov, borya, sveta) =
         (s("Лев"), s("Никита"), s("Аня"), s("Маша"), s("Игорь"), s("Любовь"), s("Боря"), s("Света"));
     let kot = s("Кот_Бегемот");
+    let dina = s("Дина");
+    let dina = Who::new("Дина", &dina);
     let w = Who::new;
     let (lev, nikita, anya, masha, igor, lyubov, borya, sveta, kot) = (
         w("Лев", &lev),
@@ -153,7 +155,7 @@ fn the_sentences_the_issue_quoted_are_right() {
     );
     let cases = [
         (say::pack_attack(lev), "Оборотни нападают на Льва"),
-        (say::nurse(nikita, anya, false), "Медсестра Никита лечит Аню"),
+        (say::nurse(nikita, anya, false), "Медбрат Никита лечит Аню"),
         (say::midday_use(masha, Item::Shocker, igor), "13:00. Маша применяет Шокер к Игорю"),
         (
             say::vote_void(kot, lev, Void::Handcuffs),
@@ -165,7 +167,7 @@ fn the_sentences_the_issue_quoted_are_right() {
         ),
         (
             say::vote_blocked(masha, Blocked::Assaulted, false),
-            "Голос Маши заблокирован (после ночи с Сексманьяком) и остаётся на владельце",
+            "Голос Маши заблокирован (визит Сексманьяка) и остаётся на владельце",
         ),
         (say::vote_blocked(igor, Blocked::Penalty, true), "Игорь не голосует (штраф ведущего)"),
         (say::vote_blocked(lev, Blocked::Shocked, true), "Лев не голосует (Шокер)"),
@@ -181,11 +183,26 @@ fn the_sentences_the_issue_quoted_are_right() {
             say::shocker(masha, kot),
             "Маша применяет Шокер к игроку Кот_Бегемот: на этот день у игрока Кот_Бегемот нет ни голоса, ни слова",
         ),
-        (say::assault(masha), "Этой ночью Сексманьяк навещает Машу: завтра у Маши нет ни голоса, ни слова"),
-        (say::nurse(borya, borya, false), "Медсестра Боря лечит себя"),
+        (say::assault(masha), "Этой ночью Сексманьяк навестил Машу: завтра у Маши нет ни голоса, ни слова"),
+        (say::nurse(borya, borya, false), "Медбрат Боря лечит себя"),
         (say::check(masha, borya, CheckResult::NotWerewolf), "Ясновидящая Маша проверяет Борю: не оборотень"),
-        (say::lynched(kot, Some(Role::Seer)), "Линчевали игрока Кот_Бегемот (ясновидящий)"),
+        (say::lynched(kot, Some(Role::Seer)), "Линчевали игрока Кот_Бегемот (Ясновидящий)"),
         (say::died(kot, None), "Этой ночью не стало игрока Кот_Бегемот"),
+        // Issue 29, point 4.
+        (say::pair(masha, anya), "13:00. «Выбери меня!»: Маша выбирает в пару Аню — у обеих иммунитет на линч"),
+        (say::pair(masha, lev), "13:00. «Выбери меня!»: Маша выбирает в пару Льва — у обоих иммунитет на линч"),
+        (say::pair(kot, lev), "13:00. «Выбери меня!»: Кот_Бегемот выбирает в пару Льва — у пары иммунитет на линч"),
+        (say::tie_fang(&[anya]), "Клык оборотня спасает Аню от линча при ничьей"),
+        (say::tie_lot(&[lev, dina], dina), "Ничья (Лев и Дина): жребий выбирает Дину"),
+        (say::lynched(masha, Some(Role::Seer)), "Линчёвана Маша (Ясновидящая)"),
+        (
+            say::check(anya, lev, CheckResult::Failed),
+            "Ясновидящая Аня проверяет Льва: Чёрные очки — проверка не удалась",
+        ),
+        (say::moon_fern(masha), "Лунный папоротник Маши отразил нападение оборотней"),
+        // Issue 29, point 3: a man who is the witch is «Колдун».
+        (say::witch_kill(igor, anya), "Колдун Игорь убивает Аню"),
+        (say::untouchable(masha), "Оборотни не могут убить Машу: Неприкасаемую их клыки не берут"),
     ];
     for (got, want) in cases {
         assert_eq!(got.to_string(), want);

@@ -144,13 +144,16 @@ impl Doc {
                     out.push('\n');
                 }
                 // CommonMark and stock phpBB have no tables: the head in bold, then one list
-                // item per row, its non-empty cells joined by dashes.
+                // item per row, every cell kept and joined by bars (issue 29, point 5).
                 (Markdown, Block::Table { head, rows }) => {
-                    out.push_str(&format!("**{}**\n\n", md_escape(&head.join(" — "))));
+                    out.push_str(&format!(
+                        "**{}**\n\n",
+                        head.iter().map(|h| md_escape(h)).collect::<Vec<_>>().join(" | ")
+                    ));
                     list_md(f, rows.iter().map(|r| row(f, r)), &mut bullet, &mut out);
                 }
                 (Bbcode, Block::Table { head, rows }) => {
-                    out.push_str(&format!("[b]{}[/b]\n", bb_escape(&head.join(" — "))));
+                    out.push_str(&format!("[b]{}[/b]\n", bb_escape(&head.join(" | "))));
                     list_bb(rows.iter().map(|r| row(f, r)), &mut out);
                 }
                 (BbcodeTables, Block::Table { head, rows }) => {
@@ -221,9 +224,15 @@ fn list_bb(items: impl Iterator<Item = String>, out: &mut String) {
     out.push_str("[/list]\n\n");
 }
 
-/// A table row as one line: its non-empty cells joined by dashes.
+/// A table row as one line: every cell, joined by bars, an empty one as «—», so that no
+/// cell reads as the next column's (issue 29, point 5).
 fn row(f: crate::Format, cells: &[Line]) -> String {
-    cells.iter().map(|c| line(f, c)).filter(|c| !c.trim().is_empty()).collect::<Vec<_>>().join(" — ")
+    cells
+        .iter()
+        .map(|c| line(f, c))
+        .map(|c| if c.trim().is_empty() { "—".to_string() } else { c })
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 fn line(f: crate::Format, spans: &[Span]) -> String {

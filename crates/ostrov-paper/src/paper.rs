@@ -161,14 +161,20 @@ fn ballot_note(r: &DayRecord, voter: PlayerId, k: BallotKind) -> String {
     match k {
         BallotKind::Cast => String::new(),
         BallotKind::Missing => match refused() {
-            Some(why) => format!("голос не принят ({}) — на себе", why.ru()),
-            None => "голос не подан — на себе".to_string(),
+            Some(why) => format!("не принят: {}", why.ru()),
+            None => "не подан".to_string(),
         },
-        BallotKind::Blocked => "без права голоса — голос на себе".to_string(),
-        BallotKind::Void => "голос недействителен — на себе".to_string(),
+        BallotKind::Blocked => "нет права голоса".to_string(),
+        BallotKind::Void => "недействителен".to_string(),
         BallotKind::Megaphone => "рупор".to_string(),
         BallotKind::Authority => "голос забран Авторитетом".to_string(),
     }
+}
+
+/// A vote that stays on its owner says so once, in the target's column, and never
+/// repeats the name (issue 29, point 4): «на себе».
+fn stays(k: BallotKind) -> bool {
+    matches!(k, BallotKind::Missing | BallotKind::Blocked | BallotKind::Void)
 }
 
 /// The evening newspaper of `day`, after the 21:00 resolution.
@@ -211,18 +217,36 @@ pub fn evening(m: &Match, day: u32) -> Doc {
     let fear = r.event == Some(Event::Fear);
     d.h(2, if fear { "Выборы лидера" } else { "Голосование" });
     if !r.ballots.is_empty() {
-        let rows = r
+        let mut rows: Vec<Vec<Line>> = r
             .ballots
             .iter()
             .map(|bl| {
+                let target = if stays(bl.kind) && bl.target == bl.voter {
+                    "на себе".to_string()
+                } else {
+                    name(m, bl.target)
+                };
+                let note = ballot_note(r, bl.voter, bl.kind);
                 vec![
                     vec![t(name(m, bl.voter))],
-                    vec![t(name(m, bl.target))],
-                    vec![t(ballot_note(r, bl.voter, bl.kind))],
+                    vec![t(target)],
+                    vec![t(if note.is_empty() { "—".into() } else { note })],
                 ]
             })
             .collect();
-        d.table(&["Кто", "За кого", "Примечание"], rows);
+        if fear {
+            // R-VOTE-3: on Fear a blocked vote does not exist, but its owner stays in the
+            // table, saying why (issue 29, point 4).
+            for s in r.snapshot.iter().filter(|s| s.alive && !r.ballots.iter().any(|b| b.voter == s.id)) {
+                let why = if r.penalties.iter().any(|(p, _)| *p == s.id) {
+                    "штраф ведущего"
+                } else {
+                    "голоса нет"
+                };
+                rows.push(vec![vec![t(name(m, s.id))], vec![t("—")], vec![t(format!("не голосует: {why}"))]]);
+            }
+        }
+        d.table(&["Кто", "Против кого", "Примечание"], rows);
     }
     let mut tally = r.tally.clone();
     tally.sort_by_key(|(p, v)| (std::cmp::Reverse(*v), m.state().list_position(*p)));
@@ -244,7 +268,7 @@ pub fn evening(m: &Match, day: u32) -> Doc {
     if r.lynched.is_empty() {
         d.p(vec![b("Сегодня никого не линчевали.")]);
     } else {
-        d.p(deaths(m, day, &r.lynched, say::lynched, "Линчеваны: "));
+        d.p(deaths(m, day, &r.lynched, say::lynched, "Линчёваны: "));
     }
 
     // The night.
@@ -361,18 +385,19 @@ fn players_table(m: &Match, day: u32, d: &mut Doc) {
     let mut alive = 0;
     for (i, s) in r.snapshot.iter().enumerate() {
         let n = name(m, s.id);
-        let role = if revealed(m, day, s.id) { role_of(m, day, s.id) } else { String::new() };
+        // Every cell says something (issue 29, point 5): a hidden role is «роль скрыта», no
+        // item shown is «—», so no column reads as another in Markdown or BBCode.
+        let role = role_of(m, day, s.id);
         let row = if s.alive {
             alive += 1;
-            let item = s.item.filter(|h| h.item.is_passive()).map_or(String::new(), |h| h.item.ru().to_string());
+            let item = s.item.filter(|h| h.item.is_passive()).map_or("—".to_string(), |h| h.item.ru().to_string());
             vec![vec![t((i + 1).to_string())], vec![b(n)], vec![t(role)], vec![t(item)], vec![t("в игре")]]
         } else {
-            let role = if role.is_empty() { "роль скрыта".to_string() } else { role };
             vec![
                 vec![t((i + 1).to_string())],
                 vec![Span::Strike(n)],
                 vec![t(role)],
-                vec![],
+                vec![t("—")],
                 vec![t(death_note(m, s.id))],
             ]
         };
@@ -415,7 +440,7 @@ fn statistics(m: &Match, day: u32, d: &mut Doc) {
     let nights_quiet = days.iter().filter(|r| r.night && r.night_deaths.is_empty()).count();
     d.h(2, "Статистика");
     let mut l = vec![
-        vec![t(format!("Линчевано: {lynched}"))],
+        vec![t(format!("Линчёвано: {lynched}"))],
         vec![t(format!("Погибло ночью: {night}"))],
         vec![t(format!("Спокойных ночей: {nights_quiet}"))],
     ];
@@ -462,7 +487,7 @@ pub fn final_paper(m: &Match) -> Doc {
                 "роль скрыта".to_string()
             };
             let item =
-                if over { pl.item.map_or("—".to_string(), |h| h.item.ru().to_string()) } else { String::new() };
+                if over { pl.item.map_or("—".to_string(), |h| h.item.ru().to_string()) } else { "—".to_string() };
             let status = if pl.alive { "в игре".to_string() } else { death_note(m, p) };
             let n = if pl.alive { b(pl.name.clone()) } else { Span::Strike(pl.name.clone()) };
             vec![vec![t((i + 1).to_string())], vec![n], vec![t(role)], vec![t(item)], vec![t(status)]]

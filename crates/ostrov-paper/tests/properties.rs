@@ -213,9 +213,13 @@ fn check_game(seed: u64, players: usize) {
                         !line.contains(&format!("{name} — {role}")),
                         "seed {seed} day {day}: living {name}'s role {role} in: {line}"
                     );
-                    // The player table: №, name, role, item, status.
+                    // The player table: №, name, role, item, status; a hidden role says so
+                    // (issue 29, point 5).
                     if cells.len() == 5 && cells[1] == name {
-                        assert_eq!(cells[2], "", "seed {seed} day {day}: the role of living {name} shows: {line}");
+                        assert_eq!(
+                            cells[2], "роль скрыта",
+                            "seed {seed} day {day}: the role of living {name} shows: {line}"
+                        );
                     }
                     assert!(
                         !line.contains(&format!("{name} ({role}")),

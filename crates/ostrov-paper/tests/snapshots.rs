@@ -107,10 +107,10 @@ fn the_maniacs_victim_is_in_no_newspaper_o_paper_2() {
     assert_eq!(victims.len(), 1, "the sample's maniac visits someone on night 1");
     let victim = m.state().name(victims[0]).to_string();
     let log = ostrov_engine::Report::of(&m).days[0].log.iter().map(|l| l.text.clone()).collect::<Vec<_>>().join("\n");
-    assert!(log.contains("Сексманьяк навещает"), "the host's log says it: {log}");
+    assert!(log.contains("Сексманьяк навестил"), "the host's log says it: {log}");
     for f in [Format::Markdown, Format::Gfm, Format::Bbcode, Format::Html, Format::HtmlFragment, Format::Plain] {
         let text = all(&m, f);
-        assert!(!text.contains("навещает") && !text.contains("нет ни голоса, ни слова"), "{f:?}: {text}");
+        assert!(!text.contains("навестил") && !text.contains("нет ни голоса, ни слова"), "{f:?}: {text}");
     }
     let own = inbox(&m, victims[0], None, Format::Plain);
     assert!(!own.is_empty(), "{victim} is told: {own}");

@@ -16,7 +16,7 @@ pub struct Listed {
     pub id: i64,
     pub title: String,
     pub status: Status,
-    /// The status in Russian: «набор игроков», «идёт день 3», «окончена: победили мирные».
+    /// The status in Russian: «набор игроков», «идёт день 3», «игра окончена: победили мирные жители».
     pub status_ru: String,
     pub slots: usize,
     pub joined: usize,
@@ -59,7 +59,8 @@ pub async fn games<S: Store>(
     let mut out = Vec::new();
     for (id, listing) in st.games.list().into_iter().rev() {
         let row = if let Some(f) = listing.finished {
-            let status_ru = f.winner.as_ref().map_or_else(|| "окончена".to_string(), |w| format!("окончена: {w}"));
+            let status_ru =
+                f.winner.as_ref().map_or_else(|| "игра окончена".to_string(), |w| format!("игра окончена: {w}"));
             Listed {
                 id,
                 title: f.title,

@@ -125,12 +125,51 @@ impl Times {
         Clock(m)
     }
 
+    /// `t` as a reader says it, in the schedule's zone: «7 декабря, 21:30 по московскому
+    /// времени» (issue 29, point 4: the history and the messages never show RFC 3339).
+    pub fn say(&self, t: i64) -> String {
+        Timestamp::from_second(t).map(|ts| moment_ru(ts, &self.tz)).unwrap_or_default()
+    }
+
     /// `t` as an RFC 3339 time in the schedule's zone.
     pub fn show(&self, t: i64) -> String {
         Timestamp::from_second(t)
             .map(|ts| ts.to_zoned(self.tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string())
             .unwrap_or_default()
     }
+}
+
+const MONTHS: [&str; 12] = [
+    "января",
+    "февраля",
+    "марта",
+    "апреля",
+    "мая",
+    "июня",
+    "июля",
+    "августа",
+    "сентября",
+    "октября",
+    "ноября",
+    "декабря",
+];
+
+/// A moment in words, in the zone `zone`: «2 декабря, 21:00 по московскому времени», or the
+/// zone's IANA name in brackets for another zone.
+pub fn moment_ru(ts: Timestamp, zone: &TimeZone) -> String {
+    let z = ts.to_zoned(zone.clone());
+    let words = match zone.iana_name() {
+        Some("Europe/Moscow") => "по московскому времени".to_string(),
+        Some(other) => format!("({other})"),
+        None => "(UTC)".to_string(),
+    };
+    format!(
+        "{} {}, {:02}:{:02} {words}",
+        z.day(),
+        MONTHS[(z.month() as usize).saturating_sub(1).min(11)],
+        z.hour(),
+        z.minute()
+    )
 }
 
 #[cfg(test)]
@@ -155,6 +194,13 @@ mod tests {
         assert_eq!(mid, msk("2026-12-02T13:00:00"));
         assert_eq!(dl, msk("2026-12-02T21:00:00"));
         assert_eq!(t.show(dl), "2026-12-02T21:00:00+03:00");
+    }
+
+    /// Issue 29, point 4: the history says a moment in Russian, never RFC 3339.
+    #[test]
+    fn a_moment_is_said_in_russian() {
+        let t = Schedule::default().check().unwrap();
+        assert_eq!(t.say(msk("2026-12-07T21:30:00")), "7 декабря, 21:30 по московскому времени");
     }
 
     #[test]

@@ -106,12 +106,12 @@ fn the_maniacs_victim_is_told_to_nobody_else() {
         for f in ["markdown", "gfm", "bbcode", "html", "html-fragment", "plain"] {
             let r = t.outsider.get(&format!("{url}?format={f}")).unwrap();
             assert_eq!(r.status, 200, "{url} {f}: {}", r.body);
-            assert!(!r.body.contains("навещает") && !r.body.contains("ни голоса, ни слова"), "{url} {f}: {}", r.body);
+            assert!(!r.body.contains("навестил") && !r.body.contains("ни голоса, ни слова"), "{url} {f}: {}", r.body);
         }
         let page = url.replace("/api/games", "/games").replace("/newspapers/", "/papers/");
         let r = t.outsider.get(&page).unwrap();
         assert_eq!(r.status, 200, "{page}: {}", r.body);
-        assert!(!r.body.contains("навещает"), "{page}: {}", r.body);
+        assert!(!r.body.contains("навестил"), "{page}: {}", r.body);
     }
     // The victim is told privately.
     let inbox = ok(&t.seat(&victim).get(&format!("{base}/inbox")).unwrap()).to_string();

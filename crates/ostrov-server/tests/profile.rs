@@ -58,9 +58,9 @@ fn a_woman_with_forms_is_declined_and_agreed_in_her_game() {
     );
     // Her inbox says her role in the feminine.
     let inbox = ok(&kis.get(&format!("/api/games/{id}/inbox")).unwrap());
-    assert_eq!(inbox[0], json!({"day": 0, "text": "Ваша роль: Ясновидящая (Мирные)."}));
+    assert_eq!(inbox[0], json!({"day": 0, "text": "Ваша роль: Ясновидящая, сторона — мирные жители."}));
     let plain = kis.get(&format!("/api/games/{id}/inbox?format=plain")).unwrap();
-    assert!(plain.body.contains("Ваша роль: Ясновидящая (Мирные)."), "{}", plain.body);
+    assert!(plain.body.contains("Ваша роль: Ясновидящая, сторона — мирные жители."), "{}", plain.body);
     // A change of profile now does not touch the started game.
     ok(&patch(&mut kis, json!({"gender": "m"})));
 
@@ -86,7 +86,10 @@ fn a_woman_with_forms_is_declined_and_agreed_in_her_game() {
     server.restart();
     players[3].addr = server.addr;
     let inbox = ok(&players[3].get(&format!("/api/games/{id}/inbox")).unwrap());
-    assert_eq!(inbox[0]["text"], "Ваша роль: Ясновидящая (Мирные).", "the started game keeps her profile");
+    assert_eq!(
+        inbox[0]["text"], "Ваша роль: Ясновидящая, сторона — мирные жители.",
+        "the started game keeps her profile"
+    );
     // The API view of her role agrees too.
     let v = ok(&players[3].get(&format!("/api/games/{id}")).unwrap());
     assert_eq!(v["you"]["role"]["name"], "Ясновидящая", "{}", v["you"]);

@@ -538,7 +538,7 @@ fn refused_orders_are_warned_one_line_each() {
     // The newspaper shows the refused vote as refused, not as a vote not sent.
     let o = resolve_text("refused-paper.toml", &text, &["--day", "2", "--format", "plain"]);
     let paper = String::from_utf8(o.stdout).unwrap();
-    assert!(paper.contains("Лев | Лев | голос не принят (выбранный игрок уже выбыл из игры) — на себе"), "{paper}");
+    assert!(paper.contains("Лев | на себе | не принят: выбранный игрок уже выбыл из игры"), "{paper}");
     assert!(!paper.contains("(а)") || !paper.contains("не проголосовал"), "{paper}");
     // English on request.
     let p = temp("refused-en.toml", text.as_bytes());

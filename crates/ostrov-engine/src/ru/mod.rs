@@ -249,6 +249,17 @@ impl Phrase {
         self
     }
 
+    /// Appends names in case `c`: «Аню», «Аню и игрока Kot2000».
+    pub fn list_c(mut self, names: &[Who], c: Case) -> Phrase {
+        for (i, w) in names.iter().enumerate() {
+            if i > 0 {
+                self = self.t(if i + 1 == names.len() { " и " } else { ", " });
+            }
+            self = self.c(*w, c);
+        }
+        self
+    }
+
     /// Appends another phrase.
     pub fn and(mut self, other: Phrase) -> Phrase {
         for p in other.0 {
@@ -288,21 +299,15 @@ impl NameBuf {
     }
 }
 
-/// The role's name, agreed with a known gender: «Ясновидящая», «Неприкасаемая»,
-/// «Пассажирка». A role whose name has one form keeps it («Медсестра Боря»).
+/// The role's name, agreed with a known gender, from the one table of both forms
+/// ([`crate::Role::ru_genders`], docs/RUSSIAN.md): «Ясновидящая», «Колдун», «Медбрат».
+/// An unknown gender gets the role's own name («Медсестра», «Колдунья»).
 pub fn role(r: crate::Role, g: Option<Gender>) -> &'static str {
-    use crate::Role::*;
-    match (r, g) {
-        (Seer, Some(Gender::Female)) => "Ясновидящая",
-        (Untouchable, Some(Gender::Female)) => "Неприкасаемая",
-        (Passenger, Some(Gender::Female)) => "Пассажирка",
-        _ => r.ru(),
+    match g {
+        Some(Gender::Male) => r.ru_genders()[0],
+        Some(Gender::Female) => r.ru_genders()[1],
+        None => r.ru(),
     }
-}
-
-/// [`role`] in lower case, as it stands in brackets after a name.
-pub fn role_lower(r: crate::Role, g: Option<Gender>) -> String {
-    role(r, g).to_lowercase()
 }
 
 pub mod say;

@@ -4,7 +4,7 @@
 //! gender through [`Who::pick`] and [`role`], and a sentence that would need a gender
 //! nobody gave is written another way.
 
-use super::{role, role_lower, Case, Phrase, Who};
+use super::{role, Case, Gender, Phrase, Who};
 use crate::item::Item;
 use crate::reason::{Blocked, Void};
 use crate::role::{CheckResult, Role};
@@ -41,7 +41,7 @@ pub fn penalty(t: Who, reason: Option<&str>) -> Phrase {
 
 /// The host removes a player.
 pub fn removed(t: Who, r: Role, reason: Option<&str>) -> Phrase {
-    let ph = p().t("Ведущий удаляет из игры ").c(t, Acc).t(format!(" ({})", role_lower(r, t.gender())));
+    let ph = p().t("Ведущий удаляет из игры ").c(t, Acc).t(format!(" ({})", role(r, t.gender())));
     match reason {
         Some(w) => ph.t(format!(": {w}")),
         None => ph,
@@ -69,9 +69,10 @@ pub fn tie_trap(holders: &[Who]) -> Phrase {
     }
 }
 
-/// R-TIE-1: a fang saves its holder from a tie.
+/// R-TIE-1: a fang saves its holder from a tie: «Клык оборотня спасает Аню от линча при
+/// ничьей» (issue 29, point 4).
 pub fn tie_fang(holders: &[Who]) -> Phrase {
-    p().t("Клык оборотня спасает от линча по ничьей: ").list(holders)
+    p().t("Клык оборотня спасает ").list_c(holders, Acc).t(" от линча при ничьей")
 }
 
 pub fn tie_fang_empty() -> Phrase {
@@ -107,8 +108,9 @@ pub fn sheep_skin_nobody_next() -> Phrase {
     p().t("Следующего по числу голосов нет: линча нет")
 }
 
+/// R-BOMB-1: the bomb holders are tied and the tie rule lynches none of them.
 pub fn bomb_none() -> Phrase {
-    p().t("Бомба: ничья среди владельцев бомбы не выбрала никого — линча нет")
+    p().t("Бомба: у владельцев бомбы поровну голосов, а при ничьей по правилам игры никто не линчуется — линча нет")
 }
 
 /// A bomb takes the lynch (one place, or Rage's two).
@@ -139,7 +141,7 @@ pub fn lynched(t: Who, r: Option<Role>) -> Phrase {
         None => p().t("Линчевали ").c(t, Acc),
     };
     match r {
-        Some(r) => ph.t(format!(" ({})", role_lower(r, t.gender()))),
+        Some(r) => ph.t(format!(" ({})", role(r, t.gender()))),
         None => ph,
     }
 }
@@ -197,9 +199,7 @@ pub fn storm_votes() -> Phrase {
 }
 
 pub fn fear_votes() -> Phrase {
-    p().t(
-        "Страх: голосованием выбирается лидер; вещи не меняют голосов, невыставленные голоса не остаются на владельцах",
-    )
+    p().t("Страх: голосованием выбирается лидер; вещи не меняют голосов, неотданные голоса не остаются на владельцах")
 }
 
 pub fn palms(t: Who) -> Phrase {
@@ -213,7 +213,7 @@ pub fn vote_target_gone(v: Who) -> Phrase {
 /// Why a vote is blocked, in the parentheses of [`vote_blocked`].
 fn blocked(why: Blocked) -> &'static str {
     match why {
-        Blocked::Assaulted => "после ночи с Сексманьяком",
+        Blocked::Assaulted => "визит Сексманьяка",
         Blocked::Penalty => "штраф ведущего",
         Blocked::Shocked => Item::Shocker.ru(),
     }
@@ -293,12 +293,26 @@ pub fn light(who: Who) -> Phrase {
     p().t("13:00. Мистический свет: ").n(who).t(" перезаряжает свою вещь")
 }
 
+/// «у обоих» for two men or a man and a woman, «у обеих» for two women, «у пары» when a
+/// gender is unknown (issue 29, point 4).
+fn both(a: Who, b: Who) -> &'static str {
+    match (a.gender(), b.gender()) {
+        (Some(Gender::Female), Some(Gender::Female)) => "у обеих",
+        (Some(_), Some(_)) => "у обоих",
+        _ => "у пары",
+    }
+}
+
 pub fn pair(chosen: Who, pair: Who) -> Phrase {
-    p().t("13:00. Выбери меня!: ").n(chosen).t(" выбирает в пару ").c(pair, Acc).t(" — у обоих иммунитет на линч")
+    p().t("13:00. «Выбери меня!»: ")
+        .n(chosen)
+        .t(" выбирает в пару ")
+        .c(pair, Acc)
+        .t(format!(" — {} иммунитет на линч", both(chosen, pair)))
 }
 
 pub fn chosen(who: Who) -> Phrase {
-    p().t("Выбери меня!: иммунитет на линч получает ").n(who)
+    p().t("«Выбери меня!»: иммунитет на линч получает ").n(who)
 }
 
 pub fn question(who: Who, text: &str) -> Phrase {
@@ -332,11 +346,11 @@ pub fn voodoo(v: Who) -> Phrase {
 }
 
 pub fn witch_cancel(w: Who) -> Phrase {
-    p().t("Колдунья ").n(w).t(" отменяет все действия этой ночи")
+    p().t(role(Role::Witch, w.gender())).t(" ").n(w).t(" отменяет все действия этой ночи")
 }
 
 pub fn witch_kill(w: Who, t: Who) -> Phrase {
-    or_self(p().t("Колдунья ").n(w).t(" убивает "), w, t, Acc)
+    or_self(p().t(role(Role::Witch, w.gender())).t(" ").n(w).t(" убивает "), w, t, Acc)
 }
 
 pub fn swap(x: Who, y: Who) -> Phrase {
@@ -356,42 +370,48 @@ pub fn pack_attack(t: Who) -> Phrase {
 }
 
 pub fn untouchable(t: Who) -> Phrase {
-    p().t("Оборотни не могут убить ").c(t, Acc).t(": Неприкасаемого их клыки не берут")
+    let whom = t.pick("Неприкасаемого", "Неприкасаемую", "Неприкасаемых");
+    p().t("Оборотни не могут убить ").c(t, Acc).t(format!(": {whom} их клыки не берут"))
 }
 
 pub fn moon_fern(t: Who) -> Phrase {
-    p().t("Лунный папоротник ").c(t, Gen).t(" отражает нападение оборотней")
+    p().t("Лунный папоротник ").c(t, Gen).t(" отразил нападение оборотней")
 }
 
 /// The seer's check, as the log says it.
 pub fn check(s: Who, t: Who, result: CheckResult) -> Phrase {
     let ph = p().t(role(Role::Seer, s.gender())).t(" ").n(s).t(" проверяет ").c(t, Acc);
     ph.t(match result {
-        CheckResult::Failed => ": Черные очки — проверка не удалась",
+        CheckResult::Failed => ": Чёрные очки — проверка не удалась",
         CheckResult::Werewolf => ": оборотень",
         CheckResult::NotWerewolf => ": не оборотень",
     })
 }
 
 pub fn hamster_checked(t: Who) -> Phrase {
-    p().t("Хомяк-Мутант ").n(t).t(" не выдерживает проверки")
+    p().t(role(Role::Hamster, t.gender())).t(" ").n(t).t(" не выдерживает проверки")
 }
 
 pub fn camouflage(t: Who) -> Phrase {
-    p().t("Маскхалат ").c(t, Gen).t(" спасает от Сексманьяка: тот уходит ни с чем")
+    p().t("Маскхалат спас ").c(t, Acc).t(" от Сексманьяка: тот ушёл ни с чем")
 }
 
 /// The maniac's visit: no vote and no word tomorrow (public in the newspaper).
 pub fn assault(t: Who) -> Phrase {
-    p().t("Этой ночью Сексманьяк навещает ").c(t, Acc).t(": завтра у ").c(t, Gen).t(" нет ни голоса, ни слова")
+    p().t("Этой ночью Сексманьяк навестил ").c(t, Acc).t(": завтра у ").c(t, Gen).t(" нет ни голоса, ни слова")
 }
 
 pub fn hamster_kill(h: Who, t: Who) -> Phrase {
-    or_self(p().t("Хомяк-Мутант ").n(h).t(" нападает на "), h, t, Acc)
+    or_self(p().t(role(Role::Hamster, h.gender())).t(" ").n(h).t(" нападает на "), h, t, Acc)
 }
 
 pub fn nurse(n: Who, t: Who, saves: bool) -> Phrase {
-    let ph = or_self(p().t("Медсестра ").n(n).t(if saves { " спасает " } else { " лечит " }), n, t, Acc);
+    let ph = or_self(
+        p().t(role(Role::Nurse, n.gender())).t(" ").n(n).t(if saves { " спасает " } else { " лечит " }),
+        n,
+        t,
+        Acc,
+    );
     if saves {
         ph.t(" от смерти")
     } else {
@@ -406,7 +426,7 @@ pub fn died(t: Who, r: Option<Role>) -> Phrase {
         None => p().t("Этой ночью не стало ").c(t, Gen),
     };
     match r {
-        Some(r) => ph.t(format!(" ({})", role_lower(r, t.gender()))),
+        Some(r) => ph.t(format!(" ({})", role(r, t.gender()))),
         None => ph,
     }
 }
@@ -417,7 +437,13 @@ pub fn nobody_died() -> Phrase {
 
 // ---- Private messages -------------------------------------------------------------------
 
-/// The first private message: the player's own role, agreed with their gender, and side.
+/// The first private message: the player's own role, agreed with their gender, and the
+/// side in words (issue 29, point 3): «Ваша роль: Колдун, сторона — мирные жители.»
 pub fn your_role(me: Who, r: Role) -> String {
-    format!("Ваша роль: {} ({}).", role(r, me.gender()), r.side().ru())
+    let side = match r.side() {
+        crate::Side::Civilians => "сторона — мирные жители".to_string(),
+        crate::Side::Werewolves => "сторона — оборотни".to_string(),
+        crate::Side::Hamster => format!("вы играете {} за себя", me.pick("сам", "сама", "только")),
+    };
+    format!("Ваша роль: {}, {side}.", role(r, me.gender()))
 }

@@ -94,7 +94,7 @@ impl GameState {
 
     pub(super) fn evolve_extend(&mut self, day: u32, deadline_at: i64, at: i64) {
         self.days[day as usize - 1].deadline_at = deadline_at;
-        let text = format!("Ведущий продлил день {day} до {}.", self.times.show(deadline_at));
+        let text = format!("Ведущий продлил день {day} до {}.", self.times.say(deadline_at));
         self.history.push(PublicNote { at, day, text });
     }
 

@@ -215,12 +215,7 @@ impl GameState {
         t.last_at = t.last_at.max(order.at);
         if entry.act == "penalty" || entry.act == "remove" {
             let target = entry.target.clone().unwrap_or_default();
-            let why = entry.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
-            let text = if entry.act == "penalty" {
-                format!("Ведущий отметил нарушение правил игроком {target}{why}; голос этого игрока сегодня не учитывается.")
-            } else {
-                format!("Ведущий исключил из игры игрока {target}{why}.")
-            };
+            let text = host_note(self.m.as_ref(), entry.act == "penalty", &target, entry.reason.as_deref());
             self.history.push(PublicNote { at, day, text });
         }
         self.day_entry(day).orders.push(entry);
@@ -441,5 +436,26 @@ impl GameState {
             m.midday_stage();
         }
         Ok(m)
+    }
+}
+
+/// The history's line for a host's penalty or removal of `target`, the name declined
+/// where its forms are known: «нарушение правил Зоей», else «игроком Kot2000» (issue 29,
+/// point 4).
+pub(crate) fn host_note(m: Option<&ostrov_engine::Match>, penalty: bool, target: &str, reason: Option<&str>) -> String {
+    use ostrov_engine::ru::{Case, Phrase};
+    let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
+    let seat = m.and_then(|m| m.find(target).map(|p| (m, p)));
+    let named = |c: Case| match seat {
+        Some((m, p)) => Phrase::new().c(m.state().who(p), c).to_string(),
+        None => format!("{} {target}", if c == Case::Ins { "игроком" } else { "игрока" }),
+    };
+    if penalty {
+        format!(
+            "Ведущий отметил нарушение правил {}{why}; голос этого игрока сегодня не учитывается.",
+            named(Case::Ins)
+        )
+    } else {
+        format!("Ведущий исключил из игры {}{why}.", named(Case::Acc))
     }
 }

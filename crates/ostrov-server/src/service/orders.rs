@@ -111,7 +111,7 @@ pub async fn send_order<S: Store>(
         Status::Running => {}
     }
     let Some(day) = live.open_day() else {
-        let when = live.next_open_at.map(|t| format!(" Следующий день откроется {}.", live.times.show(t)));
+        let when = live.next_open_at.map(|t| format!(" Следующий день откроется {}.", live.times.say(t)));
         return Err(ApiError::Invalid(
             "late",
             format!("Ход не принят: он прислан после дедлайна, день уже подведён.{}", when.unwrap_or_default()),

@@ -87,7 +87,7 @@ const ACTS: &[(Act, &str, &str)] = &[
     (Act::Cancel, "Отмена ночи", "Раз за игру: отменить все остальные действия этой ночи."),
     (Act::Swap, "Обмен вещей", "Поменять местами вещи двух игроков этой ночью."),
     (Act::Recharge, "Перезарядка", "Перезарядить использованную вещь игрока."),
-    (Act::Assault, "Маньяк", "Кого вы навещаете этой ночью: завтра он без голоса и молчит."),
+    (Act::Assault, "Маньяк", "Кого вы навещаете этой ночью: завтра у этого игрока не будет ни голоса, ни слова."),
     (Act::Use, "Применить вещь", "На кого вы применяете свою вещь."),
     (Act::Bunker, "Бункер", "Попросить новую вещь из резерва (жребий в 13:00)."),
     (Act::Exchange, "Обмен", "С кем вы меняетесь вещами в 13:00."),
@@ -95,6 +95,31 @@ const ACTS: &[(Act, &str, &str)] = &[
     (Act::Pair, "Выбери меня!", "Кого вы берёте в пару."),
     (Act::Ask, "Вопрос Духу", "Вопрос ведущему, на который он ответит «да» или «нет»."),
 ];
+
+/// The title and the explanation of a form for a player of role `role` holding `item`:
+/// the use names the item, and the witch's kill asks its own question, not the pack's
+/// (issue 29, point 4).
+pub(crate) fn form_words(
+    act: &str,
+    title: &str,
+    hint: &'static str,
+    role: ostrov_engine::Role,
+    item: Option<ostrov_engine::Item>,
+) -> (String, &'static str) {
+    match (act, item) {
+        ("use", Some(i)) => (format!("Применить вещь: {}", i.ru()), hint),
+        ("kill", _) if role == ostrov_engine::Role::Witch => {
+            ("Убийство".to_string(), "Кого вы убиваете этой ночью; убить можно один раз за игру.")
+        }
+        _ => (title.to_string(), hint),
+    }
+}
+
+/// Every form's act, title and explanation (the corpus of the page texts reads them).
+#[cfg(test)]
+pub(crate) fn acts() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    ACTS.iter().map(|&(a, t, h)| (a.id(), t, h))
+}
 
 /// The forms of `seat` on the open day at `now`: one per order the engine lists for it
 /// ([`GameState::legal_orders`]); `error`: a refusal of one act, shown on its form.
@@ -137,13 +162,12 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
             if named.is_empty() {
                 format!("отправлено{at}")
             } else {
-                format!("{}{at}", named.join(" → "))
+                // A swap reads both ways: «Гоша ↔ Егор» (issue 29, point 4).
+                format!("{}{at}", named.join(if act == "swap" { " ↔ " } else { " → " }))
             }
         });
-        let title = match (l.item, l.act) {
-            (Some(item), Act::Use) => format!("Применить вещь: {}", item.ru()),
-            _ => title.to_string(),
-        };
+        let pl = st.player(seat);
+        let (title, hint) = form_words(act, title, hint, pl.role, pl.item.map(|h| h.item));
         let error = error.filter(|(a, _)| *a == act).map(|(_, m)| m.to_string());
         out.push(OrderForm { act, title, hint, shape, options, from, current, selected, error });
     }

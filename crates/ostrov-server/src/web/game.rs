@@ -18,7 +18,7 @@ use serde::Deserialize;
 
 use super::forms::{order_forms, OrderForm, PostedOrder};
 use super::page::{page, to, Chrome, St, Visitor, WebError};
-use super::text::{countdown, death_ru, game_status, players_ru, when, When};
+use super::text::{countdown, death_ru, game_status, seats_ru, when, When};
 use super::thread::{thread_view, RoomQuery, Shown, ThreadView};
 use crate::app::AppState;
 use crate::error::ApiError;
@@ -256,7 +256,7 @@ pub fn render_game_page<'a>(
         c: Chrome::new(v, live.config.title.clone()),
         status: game_status(live),
         lobby: live.status == Status::Lobby,
-        seats: format!("{} из {}", live.members.len(), players_ru(live.config.slots)),
+        seats: seats_ru(live.members.len(), live.config.slots),
         invite_url: invite.filter(|_| viewer == Viewer::Host).map(|i| format!("/join/{i}")),
         private: !live.config.visibility.is_open(),
         viewer: match viewer {
@@ -285,17 +285,28 @@ fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
         .map(|o| {
             let named: Vec<String> =
                 o.from.iter().chain(o.target.iter()).chain(o.targets.iter().flatten()).cloned().collect();
-            let mut s = format!(
-                "{} {}: {}",
-                o.at.as_ref().and_then(|a| a.as_str()).unwrap_or(""),
-                o.by,
-                ostrov_engine::Act::parse(&o.act).map_or("?", |a| a.ru())
-            );
+            let act = ostrov_engine::Act::parse(&o.act);
+            // A use names its item (issue 29, point 4): the one the order names, else the
+            // one its sender holds.
+            let item = (act == Some(ostrov_engine::Act::Use))
+                .then(|| {
+                    o.item.as_deref().and_then(ostrov_engine::Item::parse).or_else(|| {
+                        let m = live.m.as_ref()?;
+                        m.state().player(m.find(&o.by)?).item.map(|h| h.item)
+                    })
+                })
+                .flatten();
+            let what = match (act, item) {
+                (_, Some(i)) => format!("применить {}", i.ru_acc()),
+                (Some(a), None) => a.ru().to_string(),
+                (None, None) => "?".to_string(),
+            };
+            let mut s = format!("{} {}: {what}", o.at.as_ref().and_then(|a| a.as_str()).unwrap_or(""), o.by);
             if !named.is_empty() {
-                s.push_str(" → ");
-                s.push_str(&named.join(", "));
+                s.push_str(if act == Some(ostrov_engine::Act::Swap) { ": " } else { " → " });
+                s.push_str(&named.join(if act == Some(ostrov_engine::Act::Swap) { " ↔ " } else { ", " }));
             }
-            if let Some(i) = &o.item {
+            if let (Some(i), None) = (&o.item, item) {
                 s.push_str(&format!(" ({i})"));
             }
             if let Some(t) = &o.text {

@@ -13,7 +13,7 @@ use ostrov_store::Store;
 use serde::Deserialize;
 
 use super::page::{page, to, Chrome, St, Visitor, WebError};
-use super::text::{game_status, players_ru};
+use super::text::{game_status, seats_ru};
 use crate::error::ApiError;
 use crate::game::{Config, Status, Visibility, MAX_SLOTS};
 use crate::schedule::Schedule;
@@ -84,10 +84,12 @@ pub async fn home<S: Store>(
                 id: g.id,
                 title: g.title,
                 status: g.status_ru,
-                seats: format!("{} из {}", g.joined, players_ru(g.slots)),
+                seats: seats_ru(g.joined, g.slots),
                 invite,
                 role: if g.yours {
                     "вы ведущий"
+                } else if g.playing && g.status == crate::game::Status::Over {
+                    "вы играли"
                 } else if g.playing {
                     "вы играете"
                 } else {
@@ -442,7 +444,7 @@ async fn invite_view<S: Store>(
         title: l.config.title.clone(),
         status: game_status(l),
         members: l.members.iter().map(|m| m.name.clone()).collect(),
-        seats: format!("{} из {}", l.members.len(), players_ru(l.config.slots)),
+        seats: seats_ru(l.members.len(), l.config.slots),
         name: if name.is_empty() { v.name().to_string() } else { name },
         error,
         state,

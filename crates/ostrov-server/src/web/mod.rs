@@ -10,6 +10,8 @@
 
 mod account;
 mod assets;
+#[cfg(test)]
+mod corpus;
 mod forms;
 mod game;
 mod lobby;

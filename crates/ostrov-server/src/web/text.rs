@@ -11,43 +11,25 @@ pub fn players_ru(n: usize) -> String {
     format!("{n} {}", plural::form(n as u64, "игрок", "игрока", "игроков"))
 }
 
+/// Seats taken of a game's seats, agreeing with the first number (issue 29, point 2):
+/// «1 игрок из 7», «3 игрока из 3», «0 игроков из 7».
+pub fn seats_ru(joined: usize, slots: usize) -> String {
+    format!("{} из {slots}", players_ru(joined))
+}
+
 /// Where a game stands, in a few words.
 pub fn game_status(l: &GameState) -> String {
     match l.status {
         Status::Lobby => "набор игроков".to_string(),
         Status::Over => match l.winner() {
-            Some(w) => format!("окончена: {}", w.ru()),
-            None => "окончена".to_string(),
+            Some(w) => format!("игра окончена: {}", w.ru()),
+            None => "игра окончена".to_string(),
         },
         Status::Running if l.paused_at.is_some() => format!("на паузе, день {}", l.days.len()),
         Status::Running => match l.open_day() {
             Some(d) => format!("идёт день {d}"),
             None => format!("ночь после дня {}", l.days.len()),
         },
-    }
-}
-
-const MONTHS: [&str; 12] = [
-    "января",
-    "февраля",
-    "марта",
-    "апреля",
-    "мая",
-    "июня",
-    "июля",
-    "августа",
-    "сентября",
-    "октября",
-    "ноября",
-    "декабря",
-];
-
-/// The zone's name as a reader says it: "по московскому времени" for Moscow, else the
-/// IANA name in brackets.
-fn zone_words(tz: &str) -> String {
-    match tz {
-        "Europe/Moscow" => "по московскому времени".to_string(),
-        other => format!("({other})"),
     }
 }
 
@@ -62,15 +44,8 @@ pub struct When {
 pub fn when(t: i64, tz: &str) -> When {
     let zone = TimeZone::get(tz).unwrap_or(TimeZone::UTC);
     let Ok(ts) = Timestamp::from_second(t) else { return When { iso: String::new(), text: String::new() } };
-    let z = ts.to_zoned(zone);
-    let text = format!(
-        "{} {}, {:02}:{:02} {}",
-        z.day(),
-        MONTHS[(z.month() as usize).saturating_sub(1).min(11)],
-        z.hour(),
-        z.minute(),
-        zone_words(tz)
-    );
+    let z = ts.to_zoned(zone.clone());
+    let text = crate::schedule::moment_ru(ts, &zone);
     When { iso: z.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string(), text }
 }
 
@@ -131,6 +106,15 @@ mod tests {
         assert_eq!(w.text, "2 декабря, 21:00 по московскому времени");
         assert_eq!(w.iso, "2026-12-02T21:00:00+03:00");
         assert_eq!(when(1_796_234_400, "Asia/Yekaterinburg").text, "2 декабря, 23:00 (Asia/Yekaterinburg)");
+    }
+
+    /// Issue 29, point 2: «3 из 3 игрока» → the count agrees with its own number.
+    #[test]
+    fn seats_agree_with_their_number() {
+        assert_eq!(seats_ru(3, 3), "3 игрока из 3");
+        assert_eq!(seats_ru(0, 7), "0 игроков из 7");
+        assert_eq!(seats_ru(1, 7), "1 игрок из 7");
+        assert_eq!(seats_ru(21, 25), "21 игрок из 25");
     }
 
     /// Issue 29, point 2: the players' status agrees with each player's gender.

@@ -38,6 +38,7 @@ pub struct PostRow {
     pub lines: Vec<Vec<Piece>>,
     pub flagged: bool,
     pub palms: bool,
+    pub palms_label: String,
     pub dismissed: bool,
     /// The host may still dismiss its Palms flag (the day is open).
     pub dismissible: bool,
@@ -99,12 +100,27 @@ pub(super) fn room_id(r: Room) -> &'static str {
     }
 }
 
-fn speaker_mark(s: &str) -> String {
+/// The mark of a speaker: «ведущий», «зритель», or how a player speaks, agreeing with the
+/// player's gender («говорит как мёртвая», issue 29, point 2).
+fn speaker_mark(s: &str, g: Option<ostrov_engine::ru::Gender>) -> String {
     match s {
         "host" => "ведущий".to_string(),
         "spectator" => "зритель".to_string(),
-        other => ostrov_engine::Speech::parse(other).map(|s| s.ru().to_string()).unwrap_or_default(),
+        other => ostrov_engine::Speech::parse(other).map(|s| s.ru(g).to_string()).unwrap_or_default(),
     }
+}
+
+/// The gender of a post's author, when the author is a seat of the game and it is known.
+fn author_gender(live: &GameState, p: &Post) -> Option<ostrov_engine::ru::Gender> {
+    let m = live.m.as_ref()?;
+    live.seat_of(p.user).and_then(|seat| m.state().who(seat).gender())
+}
+
+/// «„Пальмы цветут“: запрещённое слово» for one word, «запрещённые слова» for more
+/// (issue 29, point 2).
+pub(super) fn palms_label(words: usize) -> String {
+    let what = if words == 1 { "запрещённое слово" } else { "запрещённые слова" };
+    format!("«Пальмы цветут»: {what}")
 }
 
 /// How a post's author spoke, as `viewer` (the account `user`) may know it. The maniac's
@@ -120,9 +136,9 @@ fn speaker_seen(p: &Post, viewer: Viewer, user: i64) -> &str {
 }
 
 /// The mark `viewer` sees on a post (the host's own marks say which only the host sees).
-fn mark_seen(p: &Post, viewer: Viewer, user: i64) -> String {
+fn mark_seen(live: &GameState, p: &Post, viewer: Viewer, user: i64) -> String {
     let speaker = speaker_seen(p, viewer, user);
-    let mark = speaker_mark(speaker);
+    let mark = speaker_mark(speaker, author_gender(live, p));
     let secret = speaker == ostrov_engine::Speech::LikeDead(ostrov_engine::Silence::Assaulted).id();
     if secret && viewer == Viewer::Host && p.user != user {
         format!("{mark} (видит только ведущий)")
@@ -213,12 +229,13 @@ pub fn thread_view(live: &GameState, v: &Visitor, room: Room, error: Option<&str
                     day: p.day,
                     name: p.post.name.clone(),
                     speaker: speaker_seen(&p.post, viewer, user).to_string(),
-                    mark: mark_seen(&p.post, viewer, user),
+                    mark: mark_seen(live, &p.post, viewer, user),
                     at: w.text,
                     iso: w.iso,
                     lines: p.post.text.split('\n').map(|l| pieces(l, !p.post.banned.is_empty())).collect(),
                     flagged: p.flagged,
                     palms: !p.post.banned.is_empty(),
+                    palms_label: palms_label(p.post.banned.len()),
                     dismissed: p.dismissed,
                     dismissible: p.palms_standing() && open == Some(p.day),
                 }
@@ -322,7 +339,7 @@ pub async fn export<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result<R
                     format!("\n## День {day}\n")
                 });
             }
-            let mut marks = vec![speaker_mark(&p.post.speaker)];
+            let mut marks = vec![speaker_mark(&p.post.speaker, author_gender(live, &p.post))];
             if p.flagged {
                 marks.push("нарушение (отметил ведущий)".into());
             }
