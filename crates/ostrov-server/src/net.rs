@@ -55,7 +55,7 @@ pub struct Limits {
 impl Limits {
     /// The limits for a process that may open `descriptors` files.
     pub fn for_descriptors(descriptors: u64) -> Limits {
-        let total = descriptors.saturating_sub(RESERVED_DESCRIPTORS).max(16).min(1 << 20) as usize;
+        let total = descriptors.saturating_sub(RESERVED_DESCRIPTORS).clamp(16, 1 << 20) as usize;
         Limits { header: HEADER_TIMEOUT, idle: IDLE_TIMEOUT, per_address: CONNECTIONS_PER_ADDRESS.min(total), total }
     }
 

@@ -15,7 +15,7 @@ fn serve_with(soft: u64, hard: u64) -> (String, String) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ostrov"));
-    cmd.args(["serve", "--bind", "127.0.0.1:0", "--db"]).arg(dir.join("ostrov.db"));
+    cmd.args(["--lang", "ru", "serve", "--bind", "127.0.0.1:0", "--db"]).arg(dir.join("ostrov.db"));
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     // SAFETY: only setrlimit, async-signal-safe, between fork and exec.
     unsafe {
@@ -50,6 +50,6 @@ fn serve_raises_the_descriptor_limit_and_warns_when_it_cannot() {
     // A hard limit of 1,024: it cannot, and says so (in Russian, with what to do).
     let (limit, err) = serve_with(1024, 1024);
     assert_eq!(limit.split_whitespace().nth(3), Some("1024"), "{limit}");
-    assert!(err.contains("Предупреждение: не удалось поднять предел открытых файлов"), "{err}");
+    assert!(err.contains("предупреждение: не удалось поднять предел открытых файлов"), "{err}");
     assert!(err.contains("LimitNOFILE="), "{err}");
 }
