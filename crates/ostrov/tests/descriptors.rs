@@ -30,7 +30,7 @@ fn serve_with(soft: u64, hard: u64) -> (String, String) {
     let mut child = cmd.spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    assert!(line.contains("Ostrov serves on"), "{line}");
+    assert!(line.contains("http://127.0.0.1:"), "{line}");
     let limits = std::fs::read_to_string(format!("/proc/{}/limits", child.id())).unwrap();
     let open_files = limits.lines().find(|l| l.starts_with("Max open files")).unwrap().to_string();
     child.kill().unwrap();
