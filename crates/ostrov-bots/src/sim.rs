@@ -299,7 +299,28 @@ pub fn simulate_bots(cfg: &Config, factory: &Factory, progress: &(dyn Fn(u64) + 
             a
         })
         .reduce(Acc::default, Acc::merge);
-    let n = cfg.games;
+    summary(&acc, cfg.games)
+}
+
+/// Plays the games of [`simulate`] one after another on the calling thread, at most
+/// `cfg.games`, asking `more(played)` before each whether to go on: the summary of the
+/// games played (the same first games, by the same seeds, as [`simulate`] plays). For an
+/// estimate whose work is bounded and that can be stopped between two games (the server's
+/// balance hint stops when its time is up or its client has left).
+pub fn simulate_while(cfg: &Config, more: &mut dyn FnMut(u64) -> bool) -> Summary {
+    let kind = cfg.bots;
+    let factory = move || make(kind);
+    let mut scratch = Scratch::default();
+    let mut acc = Acc::default();
+    let mut played = 0;
+    while played < cfg.games && more(played) {
+        acc = acc.add(play_in(cfg, played, &factory, &mut scratch));
+        played += 1;
+    }
+    summary(&acc, played)
+}
+
+fn summary(acc: &Acc, n: u64) -> Summary {
     Summary {
         games: n,
         civilians: Rate::new(acc.wins[0], n),
@@ -323,4 +344,37 @@ pub fn simulate_bots(cfg: &Config, factory: &Factory, progress: &(dyn Fn(u64) + 
 /// Runs `cfg.games` games on every core.
 pub fn simulate(cfg: &Config) -> Summary {
     simulate_with(cfg, &|_| {})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 28, point 12: the balance hint's bounded run plays the same first games as
+    /// the parallel one and stops when told.
+    #[test]
+    fn a_bounded_run_stops_when_told_and_plays_the_same_games() {
+        let cfg = Config {
+            roles: Role::ALL
+                .iter()
+                .copied()
+                .filter(|r| matches!(r, Role::Werewolf | Role::Seer))
+                .chain([Role::Passenger; 6])
+                .collect(),
+            rules: Rules::default(),
+            deck: Vec::new(),
+            games: 40,
+            bots: BotKind::Sensible,
+            seed: 7,
+        };
+        let all = simulate_while(&cfg, &mut |_| true);
+        let parallel = simulate(&cfg);
+        assert_eq!((all.games, all.civilians.wins, all.mean_days), (40, parallel.civilians.wins, parallel.mean_days));
+        let mut asked = 0;
+        let some = simulate_while(&cfg, &mut |played| {
+            asked += 1;
+            played < 12
+        });
+        assert_eq!((some.games, asked), (12, 13));
+    }
 }

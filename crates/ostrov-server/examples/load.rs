@@ -140,7 +140,7 @@ fn store_appends(rt: &tokio::runtime::Runtime, dir: &Path, n: usize) {
     let path = dir.join("append.db").to_str().unwrap().to_string();
     let (lat, wall) = rt.block_on(async move {
         let store = SqliteStore::open(&path).await.expect("the database opens");
-        let host = store.create_user("Ведущий", "ведущий", "-").await.unwrap();
+        let host = store.create_user("Ведущий", "ведущий", "-", 0).await.unwrap();
         let game = store.create_game("Нагрузка", host, "append", &json!({}), T0).await.unwrap();
         tokio::spawn(async move {
             // The warm-up: an order's event writes three pages.

@@ -37,14 +37,22 @@ pub struct AppState<S: Store> {
     /// Every game; each folded on first use (see [`registry`]).
     pub games: registry::Registry,
     pub logins: ratelimit::Limiter,
+    /// Each account's pace of posts (issue 28, point 11).
+    pub posts: ratelimit::PostRate,
     /// Sign-ups per client address.
     pub signups: ratelimit::Quota,
     /// Games created per host (user id) per day.
     pub creations: ratelimit::Quota<i64>,
+    /// The balance hints: their cache and the ones running (issue 28, point 12).
+    pub hints: Arc<crate::hints::Hints>,
     /// The threads that hash and check passwords (Argon2, one thread per core).
     pub passwords: password::Pool,
     /// How the server is reached (HTTPS, a trusted proxy): set before serving.
     pub options: harden::Options,
+    /// The connections' timeouts and caps (from the descriptor limit at load).
+    pub limits: crate::net::Limits,
+    /// The live streams open, by account and address (issue 28, point 13).
+    pub streams: crate::streams::Streams,
     /// The last failure the scheduler logged per game (each is logged once).
     pub(crate) scheduler_errors: std::sync::Mutex<HashMap<i64, String>>,
     /// Games whose memory may differ from their stored log (an append failed or was
@@ -74,11 +82,15 @@ impl<S: Store> AppState<S> {
             clock,
             games: registry::Registry::new(listing),
             logins: ratelimit::Limiter::default(),
+            posts: ratelimit::PostRate::default(),
             signups: ratelimit::Quota::new(ratelimit::SIGNUPS_PER_HOUR, 3600),
             creations: ratelimit::Quota::new(ratelimit::GAMES_PER_DAY, 24 * 3600),
+            hints: Arc::new(crate::hints::Hints::default()),
             passwords: password::Pool::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
                 .map_err(|e| format!("the password threads: {e}"))?,
             options: harden::Options::default(),
+            limits: crate::net::Limits::for_process(),
+            streams: Default::default(),
             scheduler_errors: Default::default(),
             stale: Default::default(),
             changes: tokio::sync::broadcast::channel(256).0,

@@ -89,15 +89,6 @@ pub enum Field {
 pub const MAX_PASSWORD_BYTES: usize = 1024;
 
 /// "Попробуйте через 40 с." / "через 3 мин." for a wait in seconds.
-fn retry_in(wait: i64) -> String {
-    let wait = wait.max(1);
-    if wait < 120 {
-        format!("{wait} с")
-    } else {
-        format!("{} мин", (wait + 59) / 60)
-    }
-}
-
 /// An account name as given, checked: 1–40 characters, no invisible or control ones.
 fn account_name(raw: &str) -> Result<&str, ApiError> {
     let name = raw.trim();
@@ -131,7 +122,10 @@ pub async fn register<S: Store>(st: &AppState<S>, c: &Credentials, addr: ClientA
     let key = ostrov_engine::skeleton(name);
     if let Some(ip) = addr.0 {
         st.signups.take(ip, st.clock.now()).map_err(|wait| {
-            let m = format!("Слишком много регистраций с этого адреса. Попробуйте через {}.", retry_in(wait));
+            let m = format!(
+                "Слишком много регистраций с этого адреса. Попробуйте через {}.",
+                crate::ratelimit::retry_in(wait)
+            );
             (Field::Form, ApiError::TooMany(m, wait))
         })?;
     }
@@ -141,7 +135,7 @@ pub async fn register<S: Store>(st: &AppState<S>, c: &Credentials, addr: ClientA
         return Err(taken());
     }
     let hash = st.passwords.hash(c.password.clone()).await.map_err(|e| (Field::Form, e))?;
-    match st.store.create_user(name, &key, &hash).await {
+    match st.store.create_user(name, &key, &hash, st.clock.now()).await {
         Ok(id) => Ok(id),
         Err(StoreError::Conflict(_)) => Err(taken()),
         Err(e) => Err((Field::Form, e.into())),
@@ -159,7 +153,8 @@ pub async fn verify<S: Store>(st: &AppState<S>, c: &Credentials, addr: ClientAdd
     let key = ostrov_engine::skeleton(name);
     let now = st.clock.now();
     st.logins.check(&key, addr.0, now).map_err(|wait| {
-        let m = format!("Слишком много неудачных попыток входа. Попробуйте через {}.", retry_in(wait));
+        let m =
+            format!("Слишком много неудачных попыток входа. Попробуйте через {}.", crate::ratelimit::retry_in(wait));
         ApiError::TooMany(m, wait)
     })?;
     // The name as written first: an old account whose look-alike took the key logs in by

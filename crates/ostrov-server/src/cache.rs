@@ -26,23 +26,31 @@ pub async fn fold_stored<S: Store>(store: &S, id: i64, host: i64) -> Result<Opti
     if events.is_empty() {
         return Ok(None);
     }
-    let mut log = Vec::with_capacity(events.len());
-    let mut requests = HashMap::new();
-    let mut days = 0;
-    for e in &events {
-        let ev = GameEvent::join(&e.kind, &e.payload)?;
-        // Counted as the live commit counts them: the days opened once the entry is in
-        // (a start or an opening counts itself), so a resend after a restart is a resend.
-        if matches!(ev, GameEvent::Started { .. } | GameEvent::Opened { .. }) {
-            days += 1;
+    // Reading and folding a long log is work of the processor: on a blocking thread, so a
+    // game with many entries never holds up the threads that answer everyone else.
+    let fold = move || {
+        let mut log = Vec::with_capacity(events.len());
+        let mut requests = HashMap::new();
+        let mut days = 0;
+        for e in events {
+            let ev = GameEvent::join(&e.kind, &e.payload)?;
+            // Counted as the live commit counts them: the days opened once the entry is in
+            // (a start or an opening counts itself), so a resend after a restart is a resend.
+            if matches!(ev, GameEvent::Started { .. } | GameEvent::Opened { .. }) {
+                days += 1;
+            }
+            if let Some(r) = e.client_request_id {
+                requests.insert(r, StoredRequest { seq: e.seq, days, hash: e.request_hash });
+            }
+            log.push((e.at, ev));
         }
-        if let Some(r) = &e.client_request_id {
-            requests.insert(r.clone(), StoredRequest { seq: e.seq, days, hash: e.request_hash.clone() });
-        }
-        log.push((e.at, ev));
+        let live = GameState::fold(id, host, &log)?;
+        Ok::<_, String>(LoadedGame::new(live, requests))
+    };
+    match tokio::runtime::Handle::try_current() {
+        Ok(_) => tokio::task::spawn_blocking(fold).await.map_err(|e| format!("game {id}: folding: {e}"))?.map(Some),
+        Err(_) => fold().map(Some),
     }
-    let live = GameState::fold(id, host, &log)?;
-    Ok(Some(LoadedGame::new(live, requests)))
 }
 
 impl<S: Store> AppState<S> {

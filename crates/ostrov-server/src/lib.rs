@@ -29,6 +29,7 @@ pub mod extract;
 pub mod game;
 pub mod harden;
 mod hex;
+pub mod hints;
 pub mod idempotency;
 pub mod listing;
 pub mod loaded;
@@ -42,6 +43,7 @@ pub mod routes;
 pub mod schedule;
 pub mod scheduler;
 pub mod service;
+pub mod streams;
 pub mod view;
 pub mod watcher;
 pub mod web;
@@ -62,10 +64,13 @@ pub use registry::Summary;
 pub use scheduler::{palms_penalties, run_due, spawn_scheduler};
 pub use watcher::spawn_watcher;
 
-/// Serves [`app`] on `listener` until the server stops: each request knows its peer's
-/// address (the login and sign-up limits, [`harden::ClientAddr`]).
+/// Serves [`app`] on `listener` until the server stops, with the state's connection
+/// limits ([`net::Limits`]: header and idle timeouts, connections per address and in all):
+/// each request knows its peer's address (the login and sign-up limits,
+/// [`harden::ClientAddr`]).
 pub async fn serve<S: Store>(listener: tokio::net::TcpListener, state: Arc<AppState<S>>) -> std::io::Result<()> {
-    axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>()).await
+    let (limits, trust_proxy) = (state.limits, state.options.trust_proxy);
+    net::serve(listener, app(state), limits, trust_proxy).await
 }
 
 /// Largest accepted request body, in bytes.

@@ -1,6 +1,8 @@
 //! The list of games a user sees (the API's `GET /api/games` and the home page): their own
 //! games and the games open to join, newest first, a page at a time.
 
+use std::sync::Arc;
+
 use ostrov_store::Store;
 
 use crate::app::AppState;
@@ -48,16 +50,43 @@ impl Listed {
     }
 }
 
+/// How long a list waits for the games it has to fold first (after a restart): a game
+/// with a long log is listed once it is in memory, never waited for (issue 28, point 11).
+pub const LIST_PATIENCE: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// Every game `keep` lets through that `user` may find (a private game only its host's and
-/// players'), newest first, as `user` sees it. A finished game is
-/// listed from its stored summary, without folding it.
+/// players'), newest first, as `user` sees it, and how many games were
+/// left out because they are still being loaded (after a restart). A finished game is
+/// listed from its stored summary, without folding it; an unfinished one not yet in memory
+/// is loaded in the background and waited for at most [`LIST_PATIENCE`].
 pub async fn games<S: Store>(
-    st: &AppState<S>,
+    st: &Arc<AppState<S>>,
     user: i64,
     keep: impl Fn(&Listed) -> bool,
-) -> Result<Vec<Listed>, ApiError> {
+) -> Result<(Vec<Listed>, usize), ApiError> {
+    let listed = st.games.list();
+    let loads: Vec<_> = listed
+        .iter()
+        .filter(|(id, l)| l.finished.is_none() && !st.games.is_folded(*id))
+        .map(|(id, _)| {
+            let (st, id) = (st.clone(), *id);
+            tokio::spawn(async move { st.game(id).await.map(|_| ()) })
+        })
+        .collect();
+    let _ = tokio::time::timeout(LIST_PATIENCE, async {
+        for l in loads {
+            let _ = l.await;
+        }
+    })
+    .await;
     let mut out = Vec::new();
-    for (id, listing) in st.games.list().into_iter().rev() {
+    let mut loading = 0;
+    for (id, listing) in listed.into_iter().rev() {
+        if listing.finished.is_none() && !st.games.is_folded(id) {
+            // Still being folded (or its log does not fold: that is logged, not listed).
+            loading += 1;
+            continue;
+        }
         let row = if let Some(f) = listing.finished {
             let status_ru =
                 f.winner.as_ref().map_or_else(|| "игра окончена".to_string(), |w| format!("игра окончена: {w}"));
@@ -97,7 +126,7 @@ pub async fn games<S: Store>(
             out.push(row);
         }
     }
-    Ok(out)
+    Ok((out, loading))
 }
 
 /// Page `page` (1-based) of `rows` and the number of pages (at least 1); a page past the

@@ -56,6 +56,11 @@ impl LocalServer {
     /// URL), folds every game in it, starts the scheduler (and, on a shared store, the
     /// watcher of other nodes' appends) and serves on a free loopback port.
     pub fn start(db: &str, clock: Arc<dyn Clock>) -> Result<LocalServer, String> {
+        LocalServer::start_with(db, clock, crate::net::Limits::for_process())
+    }
+
+    /// [`LocalServer::start`] with these connection limits (short timeouts for a test).
+    pub fn start_with(db: &str, clock: Arc<dyn Clock>, limits: crate::net::Limits) -> Result<LocalServer, String> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -67,6 +72,7 @@ impl LocalServer {
             // A test server signs up every player from the loopback address: no per-address limit.
             let mut state = AppState::load(store, clock).await?;
             state.signups = crate::ratelimit::Quota::new(0, 3600);
+            state.limits = limits;
             let state = Arc::new(state);
             spawn_scheduler(state.clone());
             spawn_watcher(state.clone());

@@ -367,3 +367,102 @@ mod quota_tests {
         assert!(q.take(a, 100 + 3600).is_ok());
     }
 }
+
+/// How fast an account may post (issue 28, point 11): a burst of `burst` posts, then one
+/// more each `60 / per_minute` seconds, by the server's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pace {
+    pub burst: u32,
+    pub per_minute: u32,
+}
+
+/// A seated player or the host, with an account older than [`NEW_ACCOUNT`].
+pub const PLAYER_PACE: Pace = Pace { burst: 10, per_minute: 20 };
+/// A spectator, or a player with a new account.
+pub const SPECTATOR_PACE: Pace = Pace { burst: 5, per_minute: 6 };
+/// A spectator with a new account (the throwaway accounts of a flood).
+pub const NEW_SPECTATOR_PACE: Pace = Pace { burst: 3, per_minute: 2 };
+/// An account is new for this long after it was made, in seconds (an account made before
+/// the server kept the time is not new).
+pub const NEW_ACCOUNT: i64 = 24 * 3600;
+
+/// The pace of a post: by the author's part in the game and the age of the account. The
+/// host posts at a player's pace whatever the account's age.
+pub fn pace(host: bool, spectator: bool, created_at: Option<i64>, now: i64) -> Pace {
+    let new = !host && created_at.is_some_and(|t| now - t < NEW_ACCOUNT);
+    match (spectator && !host, new) {
+        (false, false) => PLAYER_PACE,
+        (true, true) => NEW_SPECTATOR_PACE,
+        _ => SPECTATOR_PACE,
+    }
+}
+
+/// Each account's posts as a token bucket across all games, in sixtieths of a post (a
+/// bucket fills by `per_minute` sixtieths a second); at most [`MAX_KEYS`] accounts are
+/// kept (a full bucket is the same as none).
+#[derive(Default)]
+pub struct PostRate {
+    map: Mutex<HashMap<i64, (i64, i64)>>,
+}
+
+impl PostRate {
+    /// Takes one post of `user` at `now` at `pace`, or `Err(seconds until the next)`.
+    pub fn take(&self, user: i64, pace: Pace, now: i64) -> Result<(), i64> {
+        let (full, per_sec) = (i64::from(pace.burst) * 60, i64::from(pace.per_minute).max(1));
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= MAX_KEYS && !map.contains_key(&user) {
+            map.retain(|_, (tokens, at)| *tokens + (now - *at) * per_sec < full);
+            if map.len() >= MAX_KEYS {
+                if let Some(k) = map.iter().min_by_key(|(_, (_, at))| *at).map(|(k, _)| *k) {
+                    map.remove(&k);
+                }
+            }
+        }
+        let (tokens, at) = map.entry(user).or_insert((full, now));
+        let have = (*tokens + (now - *at).max(0) * per_sec).min(full);
+        if have < 60 {
+            return Err((60 - have + per_sec - 1) / per_sec);
+        }
+        *tokens = have - 60;
+        *at = now.max(*at);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod pace_tests {
+    use super::*;
+
+    /// Issue 28, point 11: a burst, then one post per refill; tighter for spectators and new
+    /// accounts.
+    #[test]
+    fn posts_come_at_a_pace_by_part_and_age() {
+        let r = PostRate::default();
+        for _ in 0..PLAYER_PACE.burst {
+            assert!(r.take(1, PLAYER_PACE, 100).is_ok());
+        }
+        assert_eq!(r.take(1, PLAYER_PACE, 100), Err(3), "20 a minute: one each 3 s");
+        assert!(r.take(1, PLAYER_PACE, 103).is_ok());
+        assert!(r.take(2, PLAYER_PACE, 100).is_ok(), "another account has its own");
+        for _ in 0..NEW_SPECTATOR_PACE.burst {
+            assert!(r.take(3, NEW_SPECTATOR_PACE, 100).is_ok());
+        }
+        assert_eq!(r.take(3, NEW_SPECTATOR_PACE, 100), Err(30));
+        let day = NEW_ACCOUNT;
+        assert_eq!(pace(false, true, Some(0), 10), NEW_SPECTATOR_PACE);
+        assert_eq!(pace(false, true, Some(0), day), SPECTATOR_PACE);
+        assert_eq!(pace(false, false, Some(0), 10), SPECTATOR_PACE, "a new account's player");
+        assert_eq!(pace(false, false, None, 10), PLAYER_PACE, "an account from before");
+        assert_eq!(pace(true, true, Some(0), 10), PLAYER_PACE, "the host");
+    }
+}
+
+/// A wait in Russian: «12 с», «3 мин».
+pub fn retry_in(wait: i64) -> String {
+    let wait = wait.max(1);
+    if wait < 120 {
+        format!("{wait} с")
+    } else {
+        format!("{} мин", (wait + 59) / 60)
+    }
+}

@@ -136,8 +136,8 @@ async fn warm<S: Store>(st: &Arc<AppState<S>>) {
 }
 
 /// Runs the scheduler once: every game with a step due now (from the index of next due
-/// times; the first tick folds every unfinished game to fill it), and drops finished games
-/// long unused.
+/// times; the first tick starts folding every unfinished game, in the background, to fill
+/// it), and drops finished games long unused.
 pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
     // Of nodes sharing a store, only the lease holder runs the deadlines (exactly once
     // rests on the request ids and expected seqs, not on the lease).
@@ -149,8 +149,12 @@ pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
             return;
         }
     }
+    // The first tick starts folding every unfinished game, in the background: a game with a
+    // long log never holds up the deadlines of the games already folded (issue 28, point 11);
+    // each game joins the index of due times once folded.
     if !st.warm.swap(true, Ordering::AcqRel) {
-        warm(st).await;
+        let st = st.clone();
+        tokio::spawn(async move { warm(&st).await });
     }
     let now = st.clock.now();
     for id in st.games.due(now) {

@@ -42,8 +42,8 @@ impl Slow {
 type R<T> = ostrov_store::Result<T>;
 
 impl Accounts for Slow {
-    async fn create_user(&self, name: &str, key: &str, hash: &str) -> R<i64> {
-        self.inner.create_user(name, key, hash).await
+    async fn create_user(&self, name: &str, key: &str, hash: &str, at: i64) -> R<i64> {
+        self.inner.create_user(name, key, hash, at).await
     }
     async fn user_by_key(&self, key: &str) -> R<Option<User>> {
         self.inner.user_by_key(key).await

@@ -9,7 +9,12 @@
 //! - point 10: every per-user answer, API and page, carries `Cache-Control: no-store`;
 //! - point 15: a password change checks the old one (under the login limits) and ends every
 //!   other session of the account, as "end the other sessions" does, in the API and on
-//!   the profile page.
+//!   the profile page;
+//! - point 11: posts come at a pace per account, tighter for spectators and new accounts
+//!   (429 in Russian, saying when to post again);
+//! - point 13: a silent or half-sent request is closed after the header timeout, a
+//!   connection with nothing moving after the idle timeout, and one account holds at most
+//!   a few live streams (429 in Russian).
 
 mod support;
 
@@ -22,7 +27,13 @@ support::both_stores!(
     a_private_game_is_found_by_its_members_only,
 );
 
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
 use ostrov_server::client::{Client, Reply};
+use ostrov_server::ratelimit::{NEW_SPECTATOR_PACE, SPECTATOR_PACE};
+use ostrov_server::streams::STREAMS_PER_ACCOUNT;
 use serde_json::json;
 use support::{error, no_events, ok, web_post, Server, HOUR, START};
 
@@ -491,4 +502,124 @@ fn the_create_form_chooses_private() {
     bad.push(("visibility", "secret"));
     let r = form(&mut host, "/new", "/new", &bad);
     assert!(r.status == 422 && r.body.contains("Выберите, открытая игра или закрытая."), "{}", r.body);
+
+/// Issue 28, point 11: a new account writing as a spectator gets a burst of three posts,
+/// then one each 30 s; a new account's player five, then one each 10 s; each refusal a 429
+/// in Russian that says when to post again, and nothing of it in the record.
+#[test]
+fn posts_come_at_a_pace_tighter_for_new_spectators() {
+    let mut t = Table::start();
+    let id = t.id;
+    let mut outsider = t.server.user("Прохожий");
+    for k in 0..NEW_SPECTATOR_PACE.burst {
+        assert_eq!(web_post(&mut outsider, id, "thread", &format!("Зритель {k}")).status, 303);
+    }
+    let r = web_post(&mut outsider, id, "thread", "Лишнее");
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body.contains("Слишком часто: следующее сообщение можно написать через 30 с"), "{}", r.body);
+    assert_eq!(r.header("retry-after"), Some("30"));
+    t.server.clock.advance(30);
+    assert_eq!(web_post(&mut outsider, id, "thread", "Через полминуты").status, 303);
+    // A player with a new account: five, then one each ten seconds.
+    for k in 0..SPECTATOR_PACE.burst {
+        assert_eq!(web_post(t.seat("Алла"), id, "thread", &format!("Игрок {k}")).status, 303);
+    }
+    let r = web_post(t.seat("Алла"), id, "thread", "Лишнее");
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body.contains("через 10 с"), "{}", r.body);
+    let thread = t.host.get(&format!("/games/{id}/thread?room=thread")).unwrap().body;
+    assert!(!thread.contains("Лишнее"), "a refused post is not in the record");
+}
+
+/// A server with short connection timeouts, on a fresh SQLite file.
+fn quick_server(header: Duration, idle: Duration) -> (ostrov_server::local::LocalServer, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("ostrov-hostile-{}-{}", std::process::id(), header.as_millis()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let limits = ostrov_server::net::Limits { header, idle, ..ostrov_server::net::Limits::for_descriptors(1024) };
+    let clock = std::sync::Arc::new(ostrov_server::local::ManualClock::new(START));
+    let db = dir.join("ostrov.db");
+    (ostrov_server::local::LocalServer::start_with(db.to_str().unwrap(), clock, limits).unwrap(), dir)
+}
+
+/// How long until the server closes `s` (a read gives end of file or an error).
+fn closed_after(mut s: TcpStream, limit: Duration) -> Option<Duration> {
+    let t = Instant::now();
+    s.set_read_timeout(Some(limit)).unwrap();
+    let mut buf = [0u8; 1024];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return Some(t.elapsed()),
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => {
+                return None
+            }
+            Err(_) => return Some(t.elapsed()),
+        }
+    }
+}
+
+/// Issue 28, point 13: a connection that sends nothing, one that sends half a request's
+/// head, and one that sends a head and then a body in dribbles are closed by the server
+/// (they used to stay open for good; silent ones were still open after 35 s).
+#[test]
+fn silent_and_half_sent_requests_are_closed() {
+    let (server, dir) = quick_server(Duration::from_secs(1), Duration::from_secs(2));
+    let silent = TcpStream::connect(server.addr).unwrap();
+    let mut half = TcpStream::connect(server.addr).unwrap();
+    half.write_all(b"GET /api/me HTTP/1.1\r\nHost: x\r\n").unwrap();
+    let mut body = TcpStream::connect(server.addr).unwrap();
+    body.write_all(
+        b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+    )
+    .unwrap();
+    for (what, s, limit) in [("silent", silent, 4), ("half a head", half, 4), ("a stalled body", body, 6)] {
+        let after = closed_after(s, Duration::from_secs(limit));
+        println!("{what}: closed after {after:?}");
+        assert!(after.is_some(), "{what}: still open after {limit} s");
+    }
+    // A healthy client is served as before.
+    let mut c = server.client();
+    assert_eq!(c.get("/api/me").unwrap().status, 401);
+    server.stop();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 28, point 13: one account holds at most a few live streams; the next is a 429 in
+/// Russian, and a stream that ends gives its place back.
+#[test]
+fn one_account_holds_a_few_live_streams() {
+    let server = Server::start();
+    let mut host = server.user("Хозяйка");
+    let g = ok(&host.post("/api/games", json!({"title": "Потоки", "slots": 5})).unwrap());
+    let id = g["id"].as_i64().unwrap();
+    let open = || {
+        let mut s = TcpStream::connect(server.addr).unwrap();
+        s.write_all(&host.request("GET", &format!("/games/{id}/live"), "", b"")).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut buf = vec![0u8; 2048];
+        let n = s.read(&mut buf).unwrap();
+        (s, String::from_utf8_lossy(&buf[..n]).to_string())
+    };
+    let mut streams = Vec::new();
+    for i in 0..STREAMS_PER_ACCOUNT {
+        let (s, head) = open();
+        assert!(head.starts_with("HTTP/1.1 200"), "stream {i}: {head}");
+        streams.push(s);
+    }
+    let (_, refused) = open();
+    assert!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+    assert!(refused.contains("закройте лишние вкладки"), "{refused}");
+    drop(streams.pop());
+    // The server notices the closed stream at its next write; a new one is let in then.
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (s, head) = open();
+        if head.starts_with("HTTP/1.1 200") {
+            drop(s);
+            break;
+        }
+        assert!(Instant::now() < until, "the closed stream's place never came back: {head}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
 }

@@ -7,7 +7,10 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use ostrov_server::game::{Config, GameEvent, GameState, Post, Refused, Room, MAX_POSTS_PER_DAY};
+use ostrov_server::game::{
+    Config, GameEvent, GameState, Post, Refused, Room, MAX_POSTS_PER_DAY, MAX_POSTS_PER_GAME,
+    MAX_SPECTATOR_POSTS_PER_GAME,
+};
 use ostrov_server::schedule::Schedule;
 
 /// The system allocator, counting the allocations of each thread (tests run in parallel).
@@ -85,9 +88,16 @@ fn post(k: usize) -> (i64, GameEvent) {
 
 /// The log of a started 15-player game with `posts` thread posts on day 1.
 fn log(posts: usize) -> Vec<(i64, GameEvent)> {
+    let mut log = table(PLAYERS);
+    log.extend((0..posts).map(post));
+    log
+}
+
+/// The log of a started game of `players` players, before any post.
+fn table(players: usize) -> Vec<(i64, GameEvent)> {
     let config = Config {
         title: "Остров страха: длинное обсуждение".into(),
-        slots: PLAYERS,
+        slots: players,
         setup: None,
         deck: None,
         rules: None,
@@ -96,14 +106,35 @@ fn log(posts: usize) -> Vec<(i64, GameEvent)> {
         schedule: Schedule::default(),
         visibility: Default::default(),
     };
-    let roles = config.deal(PLAYERS).unwrap().iter().map(|r| r.id().to_string()).collect();
+    let roles = config.deal(players).unwrap().iter().map(|r| r.id().to_string()).collect();
     let mut log = vec![(START - 7200, GameEvent::Created(config))];
-    for seat in 0..PLAYERS {
+    for seat in 0..players {
         log.push((START - 3600, GameEvent::Joined { user: seat as i64, name: name(seat) }));
     }
     log.push((START, GameEvent::Started { roles, speech: Vec::new() }));
-    log.extend((0..posts).map(post));
     log
+}
+
+/// A short thread post of day 1 by account `user`, as a player or a spectator.
+fn short(user: usize, spectator: bool, k: usize) -> (i64, GameEvent) {
+    let (name, speaker) = if spectator { (format!("Зритель{user}"), "spectator") } else { (name(user), "free") };
+    let post = Post {
+        user: user as i64,
+        name,
+        room: Room::Thread,
+        speaker: speaker.into(),
+        text: format!("№{k}"),
+        banned: vec![],
+    };
+    (START + 3600 + k as i64, GameEvent::Posted { day: 1, post })
+}
+
+/// The refusal's code of applying `(at, ev)`.
+fn refused(g: &mut GameState, (at, ev): (i64, GameEvent)) -> &'static str {
+    match g.apply(&ev, at) {
+        Err(Refused::State(code, _)) => code,
+        other => panic!("taken: {other:?}"),
+    }
 }
 
 #[test]
@@ -166,4 +197,27 @@ fn a_post_over_the_daily_cap_is_refused() {
     let (at, ev) = post_by(20, MAX_POSTS_PER_DAY + 1);
     g.apply(&ev, at).unwrap();
     assert_eq!(g.posts.last().unwrap().shown, MAX_POSTS_PER_DAY + 1);
+}
+
+/// Issue 28, point 11: a game's record holds at most MAX_POSTS_PER_GAME posts, of which
+/// spectators write at most MAX_SPECTATOR_POSTS_PER_GAME: a flood of spectators cannot
+/// close the discussion to the players.
+#[test]
+fn a_games_record_is_capped_and_spectators_fill_only_part_of_it() {
+    let mut g = GameState::fold(1, HOST, &table(40)).unwrap();
+    let mut k = 0;
+    for _ in 0..MAX_SPECTATOR_POSTS_PER_GAME {
+        let (at, ev) = short(1000 + k / MAX_POSTS_PER_DAY, true, k);
+        g.apply(&ev, at).unwrap();
+        k += 1;
+    }
+    assert_eq!(refused(&mut g, short(5000, true, k)), "spectators_full");
+    // Players write on until the whole record is full.
+    while g.posts.len() < MAX_POSTS_PER_GAME {
+        let (at, ev) = short(g.posts.len() % 40, false, k);
+        g.apply(&ev, at).unwrap_or_else(|e| panic!("post {}: {e:?}", g.posts.len()));
+        k += 1;
+    }
+    assert_eq!(refused(&mut g, short(7, false, k)), "game_full");
+    assert_eq!(g.posts.len(), MAX_POSTS_PER_GAME);
 }

@@ -96,7 +96,7 @@ mod tests {
 
     async fn populated(path: &str) -> SqliteStore {
         let s = SqliteStore::open(path).await.unwrap();
-        let host = s.create_user("Ведущий", "ведущий", "hash").await.unwrap();
+        let host = s.create_user("Ведущий", "ведущий", "hash", 0).await.unwrap();
         let game = s.create_game("Остров", host, "inv", &serde_json::json!({}), 1).await.unwrap();
         for seq in 0..3 {
             let ev = NewEvent {
@@ -127,7 +127,7 @@ mod tests {
         copy.quick_check().await.unwrap();
         assert_eq!(copy.counts().await.unwrap(), live.counts().await.unwrap());
         assert_eq!(copy.events(1).await.unwrap(), live.events(1).await.unwrap());
-        assert!(copy.create_user("Новый", "новый", "hash").await.is_err(), "a read-only store refuses writes");
+        assert!(copy.create_user("Новый", "новый", "hash", 0).await.is_err(), "a read-only store refuses writes");
         copy.close().await;
         let missing = SqliteStore::open_read_only(dir.join("missing.db").to_str().unwrap()).await;
         assert!(missing.is_err(), "a missing file is not created");

@@ -78,6 +78,8 @@ pub struct User {
     pub gender: Option<String>,
     /// The profile's six forms of the name by case, nominative first (`None`: not given).
     pub forms: Option<Vec<String>>,
+    /// When the account was made (Unix seconds; `None` for one made before this was kept).
+    pub created_at: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,8 +151,9 @@ store_trait! {
     /// Accounts: users, their profiles and their sessions. Nothing here refers to a game.
     pub trait Accounts {
         /// A new account. `key` is the name's look-alike-free form (the server's skeleton):
-        /// one account per key ([`StoreError::Conflict`] otherwise), as per name.
-        async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64>;
+        /// one account per key ([`StoreError::Conflict`] otherwise), as per name; made at
+        /// `created_at` (Unix seconds, the server's clock).
+        async fn create_user(&self, name: &str, key: &str, password_hash: &str, created_at: i64) -> Result<i64>;
         /// The account with this exact name.
         async fn user_by_name(&self, name: &str) -> Result<Option<User>>;
         /// The account whose name has this key.

@@ -79,6 +79,9 @@ const MIGRATIONS: &[&str] = &[
     // The profile: the gender (`m`/`f`) and the name's six forms (a JSON list).
     "ALTER TABLE users ADD COLUMN gender TEXT",
     "ALTER TABLE users ADD COLUMN forms TEXT",
+    // When the account was made (Unix seconds, by the server's clock; older rows: NULL):
+    // a new account posts at a slower pace (issue 28, point 11).
+    "ALTER TABLE users ADD COLUMN created_at BIGINT",
 ];
 
 /// PostgreSQL implementation of [`Store`](crate::Store).
@@ -131,7 +134,7 @@ impl PgStore {
 }
 
 /// The columns of [`User`].
-const USER_COLUMNS: &str = "id, name, password_hash, gender, forms";
+const USER_COLUMNS: &str = "id, name, password_hash, gender, forms, created_at";
 
 fn user_of(r: &sqlx::postgres::PgRow) -> Result<User> {
     Ok(User {
@@ -140,6 +143,7 @@ fn user_of(r: &sqlx::postgres::PgRow) -> Result<User> {
         password_hash: r.get("password_hash"),
         gender: r.get("gender"),
         forms: crate::forms_of(r.get("forms"))?,
+        created_at: r.get("created_at"),
     })
 }
 
@@ -312,17 +316,19 @@ fn change_of(payload: &str) -> Option<Change> {
 }
 
 impl Accounts for PgStore {
-    async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
+    async fn create_user(&self, name: &str, key: &str, password_hash: &str, created_at: i64) -> Result<i64> {
         if !storable(name) || !storable(key) {
             return Err(StoreError::Db("a name with a NUL character".into()));
         }
-        let id =
-            sqlx::query_scalar("INSERT INTO users (name, name_key, password_hash) VALUES ($1, $2, $3) RETURNING id")
-                .bind(name)
-                .bind(key)
-                .bind(password_hash)
-                .fetch_one(&self.pool)
-                .await?;
+        let id = sqlx::query_scalar(
+            "INSERT INTO users (name, name_key, password_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(name)
+        .bind(key)
+        .bind(password_hash)
+        .bind(created_at)
+        .fetch_one(&self.pool)
+        .await?;
         Ok(id)
     }
 

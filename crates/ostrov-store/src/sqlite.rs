@@ -54,6 +54,9 @@ const MIGRATIONS: &[&str] = &[
     // The profile: the gender (`m`/`f`) and the name's six forms (a JSON list).
     "ALTER TABLE users ADD COLUMN gender TEXT",
     "ALTER TABLE users ADD COLUMN forms TEXT",
+    // When the account was made (Unix seconds, by the server's clock; older rows: NULL):
+    // a new account posts at a slower pace (issue 28, point 11).
+    "ALTER TABLE users ADD COLUMN created_at INTEGER",
 ];
 
 /// SQLite implementation of [`Store`](crate::Store).
@@ -193,7 +196,7 @@ impl SqliteStore {
 }
 
 /// The columns of [`User`].
-const USER_COLUMNS: &str = "id, name, password_hash, gender, forms";
+const USER_COLUMNS: &str = "id, name, password_hash, gender, forms, created_at";
 
 fn user_of(r: &sqlx::sqlite::SqliteRow) -> Result<User> {
     Ok(User {
@@ -202,6 +205,7 @@ fn user_of(r: &sqlx::sqlite::SqliteRow) -> Result<User> {
         password_hash: r.get("password_hash"),
         gender: r.get("gender"),
         forms: forms_of(r.get("forms"))?,
+        created_at: r.get("created_at"),
     })
 }
 
@@ -223,11 +227,12 @@ fn game_of(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow> {
 }
 
 impl Accounts for SqliteStore {
-    async fn create_user(&self, name: &str, key: &str, password_hash: &str) -> Result<i64> {
-        let r = sqlx::query("INSERT INTO users (name, name_key, password_hash) VALUES (?, ?, ?)")
+    async fn create_user(&self, name: &str, key: &str, password_hash: &str, created_at: i64) -> Result<i64> {
+        let r = sqlx::query("INSERT INTO users (name, name_key, password_hash, created_at) VALUES (?, ?, ?, ?)")
             .bind(name)
             .bind(key)
             .bind(password_hash)
+            .bind(created_at)
             .execute(&self.pool)
             .await?;
         Ok(r.last_insert_rowid())

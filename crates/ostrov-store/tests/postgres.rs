@@ -80,7 +80,7 @@ async fn users_sessions_games() {
 async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
     let Some(db) = TestDb::create("events") else { return };
     let s = PgStore::open(&db.url).await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h", 0).await.unwrap();
     let g1 = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     let g2 = s.create_game("b", u, "i2", &json!({}), 0).await.unwrap();
     assert_eq!(s.append(g1, 0, ev(1, Some("r1"), "order")).await.unwrap(), Appended::New(1));
@@ -107,7 +107,7 @@ async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
 async fn an_append_checked_against_an_old_seq_is_a_conflict() {
     let Some(db) = TestDb::create("conflict") else { return };
     let s = PgStore::open(&db.url).await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h", 0).await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     assert_eq!(s.append(g, 0, ev(1, None, "created")).await.unwrap(), Appended::New(1));
     assert_eq!(s.append(g, 1, ev(1, Some("a"), "order")).await.unwrap(), Appended::New(2));
@@ -156,7 +156,7 @@ async fn another_node_hears_every_append_and_one_node_holds_the_lease() {
     let b = PgStore::open(&db.url).await.unwrap();
     let mut heard = b.changes().expect("PostgreSQL announces appends");
     assert_eq!(heard.recv().await, Some(Change::Missed), "listening starts with a catch-up");
-    let u = a.create_user("host", "HOST", "h").await.unwrap();
+    let u = a.create_user("host", "HOST", "h", 0).await.unwrap();
     let g = a.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     for i in 0..3 {
         a.append(g, i, ev(i, None, "order")).await.unwrap();

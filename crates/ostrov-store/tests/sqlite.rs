@@ -14,7 +14,7 @@ fn temp_db(name: &str) -> String {
 /// game's id.
 async fn store_with_game(path: &str) -> (SqliteStore, i64) {
     let s = SqliteStore::open(path).await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h", 0).await.unwrap();
     let g = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     (s, g)
 }
@@ -69,7 +69,7 @@ async fn any_store_is_the_sqlite_store_it_holds() {
 async fn events_are_append_only_ordered_and_idempotent_per_request_id() {
     let path = temp_db("events");
     let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h", 0).await.unwrap();
     let g1 = s.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     let g2 = s.create_game("b", u, "i2", &json!({}), 0).await.unwrap();
 
@@ -112,7 +112,7 @@ async fn the_database_refuses_updates_and_deletes_of_events() {
 async fn pipelined_appends_of_many_games_are_grouped_into_few_commits() {
     let path = temp_db("group");
     let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("host", "HOST", "h").await.unwrap();
+    let u = s.create_user("host", "HOST", "h", 0).await.unwrap();
     let mut games = Vec::new();
     for i in 0..5 {
         games.push(s.create_game("a", u, &format!("i{i}"), &json!({}), 0).await.unwrap());
@@ -265,7 +265,7 @@ async fn a_database_of_the_first_schema_migrates_and_keeps_its_log() {
 async fn cached_sessions_agree_with_the_file() {
     let path = temp_db("session-cache");
     let s = SqliteStore::open(&path).await.unwrap();
-    let u = s.create_user("Аня", "АНЯ", "hash").await.unwrap();
+    let u = s.create_user("Аня", "АНЯ", "hash", 0).await.unwrap();
     s.create_session("kept", u, 100).await.unwrap();
     s.create_session("ended", u, 100).await.unwrap();
     assert_eq!(s.session_user("ended", 10).await.unwrap(), Some(u));
@@ -287,7 +287,7 @@ async fn a_stale_remembered_number_is_caught_by_the_log_keys() {
     let path = temp_db("stale-known");
     let a = SqliteStore::open(&path).await.unwrap();
     let b = SqliteStore::open(&path).await.unwrap();
-    let u = a.create_user("host", "HOST", "h").await.unwrap();
+    let u = a.create_user("host", "HOST", "h", 0).await.unwrap();
     let g = a.create_game("a", u, "i1", &json!({}), 0).await.unwrap();
     assert_eq!(a.append(g, 0, ev(1, Some("a1"), "order")).await.unwrap(), Appended::New(1));
     assert_eq!(a.append(g, 1, ev(2, Some("a2"), "order")).await.unwrap(), Appended::New(2), "a knows 2 now");
@@ -318,7 +318,7 @@ async fn a_read_only_database_is_refused_at_open() {
     let path = dir.join("ro.db");
     let p = path.to_str().unwrap().to_string();
     let s = SqliteStore::open(&p).await.unwrap();
-    s.create_user("Вика", "ВИКА", "hash").await.unwrap();
+    s.create_user("Вика", "ВИКА", "hash", 0).await.unwrap();
     drop(s);
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     // Root may write a file without write permission: make it immutable instead.

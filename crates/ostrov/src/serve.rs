@@ -58,6 +58,37 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             }
         );
     }
+    // Every connection is a descriptor: the soft limit (often 1,024) goes up to the hard
+    // one, and the connection caps follow what it is (ostrov_server::net::Limits).
+    match ostrov_server::process::raise_descriptor_limit() {
+        Ok((_, now)) if now >= ostrov_server::process::WANTED_DESCRIPTORS => {}
+        Ok((_, now)) => eprintln!(
+            "{}",
+            match lang {
+                Lang::Ru => format!(
+                    "ostrov: предупреждение: процесс может открыть только {now} файлов и соединений; поднимите \
+                     предел (LimitNOFILE= в юните systemd, docs/DEPLOY.md), иначе сервер примет меньше игроков сразу"
+                ),
+                Lang::English => format!(
+                    "ostrov: warning: the process may open only {now} files and connections; raise the limit \
+                     (LimitNOFILE= in the systemd unit, docs/DEPLOY.md), or the server takes fewer players at once"
+                ),
+            }
+        ),
+        Err(e) => eprintln!(
+            "{}",
+            match lang {
+                Lang::Ru => format!(
+                    "ostrov: предупреждение: не удалось поднять предел открытых файлов ({e}); поднимите его \
+                     (LimitNOFILE= в юните systemd, docs/DEPLOY.md), иначе сервер примет меньше игроков сразу"
+                ),
+                Lang::English => format!(
+                    "ostrov: warning: the open files limit could not be raised ({e}); raise it (LimitNOFILE= in \
+                     the systemd unit, docs/DEPLOY.md), or the server takes fewer players at once"
+                ),
+            }
+        ),
+    }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async move {
         let db = shown(&a.db);

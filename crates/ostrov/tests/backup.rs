@@ -167,7 +167,7 @@ fn an_existing_file_is_never_overwritten() {
     let (db, out) = (dir.join("ostrov.db"), dir.join("old.db"));
     block_on(async {
         let s = SqliteStore::open(db.to_str().unwrap()).await.unwrap();
-        s.create_user("Ведущий", "ведущий", "hash").await.unwrap();
+        s.create_user("Ведущий", "ведущий", "hash", 0).await.unwrap();
         s.close().await;
     });
     std::fs::write(&out, "the last backup").unwrap();
@@ -234,7 +234,7 @@ fn a_postgres_dump_restores_to_the_same_games_and_events() {
     let url = live.url.clone();
     block_on(async {
         let s = PgStore::open(&url).await.unwrap();
-        let host = s.create_user("Ведущий", "ведущий", "hash").await.unwrap();
+        let host = s.create_user("Ведущий", "ведущий", "hash", 0).await.unwrap();
         for g in 0..3 {
             let game = s.create_game("Остров", host, &format!("inv{g}"), &json!({"g": g}), 1).await.unwrap();
             for seq in 0..5 {

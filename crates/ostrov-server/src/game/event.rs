@@ -239,6 +239,12 @@ pub struct Post {
 pub const MAX_POST: usize = 2000;
 /// The most posts one account may send per game day.
 pub const MAX_POSTS_PER_DAY: usize = 300;
+/// The most posts a game's discussion holds in all (both rooms, every day): what the
+/// server keeps in memory and folds at a start stays bounded (issue 28, point 11).
+pub const MAX_POSTS_PER_GAME: usize = 20_000;
+/// The most of those spectators may write: the rest stay the players', so a flood of
+/// spectators cannot close the discussion to the game itself.
+pub const MAX_SPECTATOR_POSTS_PER_GAME: usize = 8_000;
 
 impl GameEvent {
     /// The store's `kind` and `payload` of this event.

@@ -27,7 +27,10 @@ pub mod table;
 pub mod talk;
 
 pub use change::Decision;
-pub use event::{Config, Fix, GameEvent, Post, Room, SeatSpeech, Visibility, MAX_POST, MAX_POSTS_PER_DAY, MAX_SLOTS};
+pub use event::{
+    Config, Fix, GameEvent, Post, Room, SeatSpeech, Visibility, MAX_POST, MAX_POSTS_PER_DAY, MAX_POSTS_PER_GAME, MAX_SLOTS,
+    MAX_SPECTATOR_POSTS_PER_GAME,
+};
 pub use posts::Posted;
 pub use state::{Audience, ChangeCounts, DayTimes, GameState, Member, PublicNote, Refused, Status};
 pub use table::resolve_error_ru;

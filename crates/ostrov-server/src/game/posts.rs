@@ -33,12 +33,23 @@ pub struct Counts {
     pub(super) by_author: HashMap<(u32, i64), usize>,
     pub(super) thread: usize,
     pub(super) pack: usize,
+    pub(super) spectators: usize,
 }
 
 impl Counts {
     /// How many posts `user` wrote on day `day`.
     pub fn by(&self, day: u32, user: i64) -> usize {
         self.by_author.get(&(day, user)).copied().unwrap_or(0)
+    }
+
+    /// How many posts the game holds, both rooms.
+    pub fn all(&self) -> usize {
+        self.thread + self.pack
+    }
+
+    /// How many posts spectators wrote.
+    pub fn by_spectators(&self) -> usize {
+        self.spectators
     }
 
     /// How many posts room `room` holds.

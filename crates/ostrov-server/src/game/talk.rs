@@ -3,7 +3,7 @@
 //! posts again, so a post costs the same however many the game holds.
 
 use super::change::Change;
-use super::event::{Post, Room, MAX_POST, MAX_POSTS_PER_DAY};
+use super::event::{Post, Room, MAX_POST, MAX_POSTS_PER_DAY, MAX_POSTS_PER_GAME, MAX_SPECTATOR_POSTS_PER_GAME};
 pub use super::posts::{Counts, Posted};
 use super::state::{state, GameState, PublicNote, Refused};
 
@@ -16,6 +16,23 @@ impl GameState {
         if post.text.trim().is_empty() || n > MAX_POST {
             return Err(state("bad_post", format!("Сообщение должно быть от 1 до {MAX_POST} символов, а в нём {n}.")));
         }
+        // Issue 28, point 11: the whole game's record is bounded, and spectators fill at
+        // most part of it.
+        if self.post_counts.all() >= MAX_POSTS_PER_GAME {
+            return Err(state(
+                "game_full",
+                format!("В обсуждении этой игры уже {MAX_POSTS_PER_GAME} сообщений: больше оно не принимает."),
+            ));
+        }
+        if post.speaker == "spectator" && self.post_counts.by_spectators() >= MAX_SPECTATOR_POSTS_PER_GAME {
+            return Err(state(
+                "spectators_full",
+                format!(
+                    "Зрители уже написали в этой игре {MAX_SPECTATOR_POSTS_PER_GAME} сообщений: больше зрителям \
+                     писать нельзя, игроки пишут как прежде."
+                ),
+            ));
+        }
         if self.post_counts.by(day, post.user) >= MAX_POSTS_PER_DAY {
             return Err(state("too_many_posts", format!("Не больше {MAX_POSTS_PER_DAY} сообщений за день.")));
         }
@@ -25,6 +42,9 @@ impl GameState {
 
     pub(super) fn evolve_post(&mut self, p: Posted) {
         *self.post_counts.by_author.entry((p.day, p.post.user)).or_default() += 1;
+        if p.post.speaker == "spectator" {
+            self.post_counts.spectators += 1;
+        }
         match p.post.room {
             Room::Thread => self.post_counts.thread += 1,
             Room::Pack => self.post_counts.pack += 1,

@@ -50,11 +50,11 @@ pub async fn list<S: Store>(
     if page == 0 || page > 1_000_000 {
         return Err(ApiError::BadRequest("Параметр page: номер страницы от 1.".into()));
     }
-    let rows = crate::listing::games(&st, user, |g| q.all || g.mine() || g.open()).await?;
+    let (rows, loading) = crate::listing::games(&st, user, |g| q.all || g.mine() || g.open()).await?;
     let total = rows.len();
     let (rows, pages) = crate::listing::page(rows, page);
     let games: Vec<serde_json::Value> = rows.iter().map(|g| g.json()).collect();
-    Ok(Json(json!({"games": games, "page": page, "pages": pages, "total": total})).into_response())
+    Ok(Json(json!({"games": games, "page": page, "pages": pages, "total": total, "loading": loading})).into_response())
 }
 
 /// `GET /api/games/{id}`: the game as the caller may see it.

@@ -205,6 +205,7 @@ mod tests {
             password_hash: String::new(),
             gender: Some("f".into()),
             forms: forms.map(|f| f.iter().map(|s| s.to_string()).collect()),
+            created_at: None,
         }
     }
 

@@ -7,12 +7,14 @@
 //! - [`lobby`]: create a game, join it, start it;
 //! - [`orders`]: a player's order;
 //! - [`host`]: the host's powers ([`HostAction`]);
-//! - [`talk`]: a post to the thread or the pack's chat, the host's flag.
+//! - [`talk`]: a post to the thread or the pack's chat, the host's flag;
+//! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached.
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
 //! shows the game afterwards it passes `show`, called on the game as it stands right
 //! after the change (under the game's lock), so what it renders is what the change made.
 
+pub mod balance;
 pub mod host;
 pub mod lobby;
 mod locking;

@@ -12,6 +12,7 @@ use crate::app::AppState;
 use crate::commit::commit;
 use crate::error::ApiError;
 use crate::game::{GameEvent, GameState, Post, Room, MAX_POST};
+use crate::ratelimit;
 
 /// Where a post stands: its room and the number readers see there (from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +79,8 @@ pub async fn post<S: Store>(
             format!("Сообщение длиннее {MAX_POST} символов ({n}): сократите его."),
         ));
     }
+    // The account's age sets its pace (a new account posts slower).
+    let created_at = st.store.user_by_id(user).await?.and_then(|u| u.created_at);
     let (mut slot, now) = reach(st, id, Some(user)).await?;
     let live = &slot.live;
     if !may_read(live, user, room) {
@@ -102,6 +105,13 @@ pub async fn post<S: Store>(
             }
         }
     }
+    // Issue 28, point 11: each account posts at a pace, tighter for spectators and new
+    // accounts, so a few throwaway accounts cannot flood a game's record.
+    let (host, spectator) = (live.host == user, live.host != user && live.seat_of(user).is_none());
+    st.posts.take(user, ratelimit::pace(host, spectator, created_at, now), now).map_err(|wait| {
+        let m = format!("Слишком часто: следующее сообщение можно написать через {}.", ratelimit::retry_in(wait));
+        ApiError::TooMany(m, wait)
+    })?;
     let (name, speaker, banned) = if live.host == user {
         (account.to_string(), "host".to_string(), Vec::new())
     } else if let Some(p) = live.seat_of(user) {

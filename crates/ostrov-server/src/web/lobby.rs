@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use super::page::{page, to, Chrome, St, Visitor, WebError};
 use super::text::{game_status, seats_ru};
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::game::{Config, Status, Visibility, MAX_SLOTS};
 use crate::schedule::Schedule;
@@ -71,7 +72,7 @@ pub async fn home<S: Store>(
     let mut open = Vec::new();
     let mut pages = 1;
     if let Some((user, _)) = v.user {
-        let rows = crate::listing::games(&st, user, |g| g.mine() || g.open()).await?;
+        let (rows, _loading) = crate::listing::games(&st, user, |g| g.mine() || g.open()).await?;
         let (own, others): (Vec<_>, Vec<_>) = rows.into_iter().partition(|g| g.mine());
         let (own, own_pages) = crate::listing::page(own, page_no);
         let (others, other_pages) = crate::listing::page(others, page_no);
@@ -302,29 +303,8 @@ fn to_estimate(f: &CreateForm) -> Result<Config, HashMap<&'static str, String>> 
     config_of(&f)
 }
 
-/// The most simulated games per balance request (a few hundred milliseconds of one core
-/// at most, whatever the setup).
-pub const BALANCE_GAMES: u64 = 3000;
-
-/// The simulator's estimate for the settings.
-fn hint_of(config: &Config) -> Hint {
-    let roles = match config.deal(config.slots) {
-        Ok(r) => r,
-        Err(e) => return Hint { error: Some(e), ..Hint::default() },
-    };
-    let game = match config.placeholder() {
-        Ok(g) => g,
-        Err(e) => return Hint { error: Some(e), ..Hint::default() },
-    };
-    let cfg = ostrov_bots::Config {
-        roles,
-        rules: game.setup.rules.clone(),
-        deck: game.setup.deck.clone(),
-        games: BALANCE_GAMES,
-        bots: ostrov_bots::BotKind::Sensible,
-        seed: 20261204,
-    };
-    let s = ostrov_bots::simulate(&cfg);
+/// The hint's text for the simulator's estimate.
+fn hint_of(s: &ostrov_bots::Summary) -> Hint {
     let pct = |r: &ostrov_bots::Rate| (r.rate * 100.0).round() as u64;
     let margin = ((s.civilians.high - s.civilians.low) * 50.0).round().max(1.0) as u64;
     let mut detail = format!("оборотни — {}%", pct(&s.werewolves));
@@ -348,16 +328,25 @@ fn hint_of(config: &Config) -> Hint {
     }
 }
 
+/// The hint for the settings of `f`, for the account `user`: the estimate's text, the
+/// form's first error, or the refusal (a full cap) with its status.
+async fn hint_for<S: Store>(st: &AppState<S>, user: i64, f: &CreateForm) -> (StatusCode, Hint) {
+    let config = match to_estimate(f) {
+        Ok(c) => c,
+        Err(e) => return (StatusCode::OK, Hint { error: e.into_values().next(), ..Hint::default() }),
+    };
+    match service::balance::estimate(st, user, &config).await {
+        Ok(s) => (StatusCode::OK, hint_of(&s)),
+        Err(ApiError::Invalid(_, m)) => (StatusCode::OK, Hint { error: Some(m), ..Hint::default() }),
+        Err(e) => (e.status(), Hint { error: Some(e.message()), ..Hint::default() }),
+    }
+}
+
 pub async fn create_page<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
-    v.id()?;
+    let user = v.id()?;
     let f = defaults();
-    let hint = match to_estimate(&f) {
-        Ok(c) => {
-            tokio::task::spawn_blocking(move || hint_of(&c)).await.map_err(|e| ApiError::Internal(e.to_string()))?
-        }
-        Err(_) => Hint::default(),
-    };
+    let (_, hint) = hint_for(&st, user, &f).await;
     let p = Create {
         c: Chrome::new(&v, "Новая игра"), roles: role_fields(&f), f, errors: HashMap::new(), h: hint
     };
@@ -371,14 +360,14 @@ pub async fn balance<S: Store>(
     Query(f): Query<CreateForm>,
 ) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
-    v.id()?;
-    let hint = match to_estimate(&f) {
-        Ok(c) => {
-            tokio::task::spawn_blocking(move || hint_of(&c)).await.map_err(|e| ApiError::Internal(e.to_string()))?
-        }
-        Err(e) => Hint { error: e.into_values().next(), ..Hint::default() },
-    };
-    Ok(page(&v, StatusCode::OK, &HintFragment { h: hint }))
+    let user = v.id()?;
+    let (status, hint) = hint_for(&st, user, &f).await;
+    let mut r = page(&v, status, &HintFragment { h: hint });
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        let wait = service::balance::HINT_BUDGET.as_secs();
+        r.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(wait));
+    }
+    Ok(r)
 }
 
 pub async fn create<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<CreateForm>) -> Result<Response, WebError> {

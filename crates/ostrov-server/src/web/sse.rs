@@ -19,6 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::page::{St, Visitor, WebError};
 use crate::error::ApiError;
+use crate::harden::ClientAddr;
 use crate::view;
 
 /// What a stream knows between two events.
@@ -31,19 +32,25 @@ struct Watch {
     /// How many `changed` events this stream sent.
     sent: u64,
     hello: bool,
+    /// The stream's place among the open ones, given back when the stream ends.
+    _place: crate::streams::Stream,
 }
 
 /// `GET /games/{id}/live`: `event: hello`, `data: 0`, then `event: changed`, `data: N` (this
-/// stream's N-th) whenever something the viewer may see changed.
+/// stream's N-th) whenever something the viewer may see changed. At most
+/// [`crate::streams::STREAMS_PER_ACCOUNT`] per account, [`crate::streams::STREAMS_PER_ADDRESS`]
+/// per address and half the server's connections in all (429 in Russian past them).
 pub async fn stream<S: Store>(
     State(st): St<S>,
     h: HeaderMap,
+    addr: ClientAddr,
     p: Result<Path<i64>, PathRejection>,
 ) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
     let user = v.id()?;
     let Path(id) = p.map_err(ApiError::from)?;
     let game = st.game(id).await?;
+    let place = st.streams.open(user, addr.0, st.limits.total / 2)?;
     let rx = st.changes.subscribe();
     let stamp = {
         let slot = game.lock().await;
@@ -54,7 +61,7 @@ pub async fn stream<S: Store>(
         }
         view::stamp(&slot.live, user)
     };
-    let watch = Watch { rx, game, user, stamp, sent: 0, hello: true };
+    let watch = Watch { rx, game, user, stamp, sent: 0, hello: true, _place: place };
     let events = stream::unfold(watch, move |mut w| async move {
         if w.hello {
             w.hello = false;

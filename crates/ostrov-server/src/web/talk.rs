@@ -45,6 +45,13 @@ pub async fn post<S: Store>(
         Err(
             e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound | ApiError::Conflict("game_over", _)),
         ) => Err(e.into()),
+        Err(ApiError::TooMany(m, wait)) => {
+            // Too fast (issue 28, point 11): the page with the note of when to post again.
+            let mut r = render(&st, &v, id, Notes::error(key, m)).await?;
+            *r.status_mut() = axum::http::StatusCode::TOO_MANY_REQUESTS;
+            r.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(wait.max(1)));
+            Ok(r)
+        }
         Err(e) => render(&st, &v, id, Notes::error(key, e.message())).await,
     }
 }

@@ -6,16 +6,16 @@ use serde_json::json;
 /// Accounts (one per key, whatever the spelling), profiles, sessions and games on a fresh
 /// store: the user and game made, for the store's own further checks.
 pub async fn users_sessions_games<S: Store>(s: &S) -> (i64, i64) {
-    let u = s.create_user("Вика", "ВИКА", "hash").await.unwrap();
-    assert!(matches!(s.create_user("Вика", "ВИКА", "x").await, Err(StoreError::Conflict(_))));
+    let u = s.create_user("Вика", "ВИКА", "hash", 0).await.unwrap();
+    assert!(matches!(s.create_user("Вика", "ВИКА", "x", 0).await, Err(StoreError::Conflict(_))));
     assert_eq!(s.user_by_name("Вика").await.unwrap().unwrap().id, u);
     assert_eq!(s.user_by_id(u).await.unwrap().unwrap().name, "Вика");
     // Issue 16 (point 5): one account per key, whatever the spelling of the name.
-    assert!(matches!(s.create_user("ВИКА", "ВИКА", "x").await, Err(StoreError::Conflict(_))));
+    assert!(matches!(s.create_user("ВИКА", "ВИКА", "x", 0).await, Err(StoreError::Conflict(_))));
     assert_eq!(s.user_by_key("ВИКА").await.unwrap().unwrap().id, u);
     assert!(s.user_by_key("БОРЯ").await.unwrap().is_none());
     assert!(s.users_without_key().await.unwrap().is_empty());
-    let b = s.create_user("Боря", "БОРЯ", "h").await.unwrap();
+    let b = s.create_user("Боря", "БОРЯ", "h", 0).await.unwrap();
     assert!(matches!(s.set_user_key(b, "ВИКА").await, Err(StoreError::Conflict(_))));
     s.set_user_key(b, "БОРЯ2").await.unwrap();
     assert_eq!(s.user_by_key("БОРЯ2").await.unwrap().unwrap().id, b);

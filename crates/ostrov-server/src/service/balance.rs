@@ -1,0 +1,116 @@
+//! The balance hint (issue 28, point 12): the simulator's estimate of who wins with a
+//! game's settings, made so that no client can make the server burn its cores with it.
+//!
+//! - **Bounded work**: at most [`games_for`] simulated games (fewer for bigger tables: a
+//!   game's work grows with the square of its seats) and at most [`HINT_BUDGET`] of wall
+//!   time, on one thread.
+//! - **Stopped when the client leaves**: the games run on a blocking thread that checks a
+//!   flag between two games; the flag is set when the request's future is dropped (the
+//!   client hung up), so a dropped request stops within one game.
+//! - **Cached per setup**: the last [`CACHED_HINTS`] estimates by their setup (seats, roles,
+//!   deck, house rules), least recently used dropped first; a second request is instant.
+//! - **Capped**: at most [`HINTS_PER_USER`] estimates of one account run at once and at
+//!   most [`Hints::at_once`] in all (half the cores, at least two); past either, 429 in
+//!   Russian ([`crate::hints`]).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ostrov_store::Store;
+
+use crate::app::AppState;
+use crate::error::ApiError;
+use crate::game::Config;
+pub use crate::hints::{Hints, CACHED_HINTS, HINTS_PER_USER};
+
+/// The most simulated games of one estimate (a table of 8 or fewer).
+pub const BALANCE_GAMES: u64 = 3000;
+/// The fewest games a bigger table is given (the wall-time budget may still stop it sooner).
+pub const MIN_GAMES: u64 = 20;
+/// The longest an estimate runs (wall time); it says how many games it played.
+pub const HINT_BUDGET: Duration = Duration::from_secs(3);
+/// Games simulated by balance hints in this process (for tests and measurements).
+pub static SIMULATED: AtomicU64 = AtomicU64::new(0);
+
+/// How many games an estimate for `seats` seats plays at most: [`BALANCE_GAMES`] for 8
+/// seats, by the square of the seats fewer for more, never under [`MIN_GAMES`].
+pub fn games_for(seats: usize) -> u64 {
+    let s = seats.max(8) as u64;
+    (BALANCE_GAMES * 64 / (s * s)).clamp(MIN_GAMES, BALANCE_GAMES)
+}
+
+/// Set when the request's future is dropped: its games stop.
+struct Hangup(Arc<AtomicBool>);
+
+impl Drop for Hangup {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The setup an estimate depends on (not the title, the schedule or the seed).
+fn key(c: &Config) -> String {
+    serde_json::to_string(&(c.slots, &c.setup, &c.deck, &c.rules)).unwrap_or_default()
+}
+
+/// The simulator's estimate for the settings `config`, for the account `user`: from the
+/// cache, or simulated within the bounds above. A setting the engine does not take is
+/// `Invalid` (with its Russian message); a full cap is `TooMany`.
+pub async fn estimate<S: Store>(
+    st: &AppState<S>,
+    user: i64,
+    config: &Config,
+) -> Result<Arc<ostrov_bots::Summary>, ApiError> {
+    let bad = |e: String| ApiError::Invalid("bad_setup", e);
+    let roles = config.deal(config.slots).map_err(bad)?;
+    let game = config.placeholder().map_err(bad)?;
+    let key = key(config);
+    if let Some(s) = st.hints.cached(&key) {
+        return Ok(s);
+    }
+    let permit = st.hints.start(user)?;
+    let cfg = ostrov_bots::Config {
+        roles,
+        rules: game.setup.rules.clone(),
+        deck: game.setup.deck.clone(),
+        games: games_for(config.slots),
+        bots: ostrov_bots::BotKind::Sensible,
+        seed: 20261204,
+    };
+    let gone = Arc::new(AtomicBool::new(false));
+    let hangup = Hangup(gone.clone());
+    let work = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let until = Instant::now() + HINT_BUDGET;
+        let s = ostrov_bots::simulate_while(&cfg, &mut |played| {
+            // At least one game, unless the client has gone.
+            let go = !gone.load(Ordering::Relaxed) && (played == 0 || Instant::now() < until);
+            if go {
+                SIMULATED.fetch_add(1, Ordering::Relaxed);
+            }
+            go
+        });
+        (s, gone.load(Ordering::Relaxed))
+    });
+    let (summary, gone) = work.await.map_err(|e| ApiError::Internal(format!("the balance hint: {e}")))?;
+    drop(hangup);
+    let summary = Arc::new(summary);
+    if !gone {
+        st.hints.keep(key, summary.clone());
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bigger_tables_play_fewer_games() {
+        assert_eq!(games_for(5), BALANCE_GAMES);
+        assert_eq!(games_for(8), BALANCE_GAMES);
+        assert_eq!(games_for(16), BALANCE_GAMES / 4);
+        assert_eq!(games_for(100), MIN_GAMES);
+    }
+}
