@@ -17,6 +17,7 @@ use serde::Deserialize;
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::harden::ClientAddr;
+use crate::ratelimit::retry_in;
 
 pub const COOKIE: &str = "ostrov_session";
 pub const CSRF_HEADER: &str = "x-ostrov-csrf";

@@ -502,6 +502,7 @@ fn the_create_form_chooses_private() {
     bad.push(("visibility", "secret"));
     let r = form(&mut host, "/new", "/new", &bad);
     assert!(r.status == 422 && r.body.contains("Выберите, открытая игра или закрытая."), "{}", r.body);
+}
 
 /// Issue 28, point 11: a new account writing as a spectator gets a burst of three posts,
 /// then one each 30 s; a new account's player five, then one each 10 s; each refusal a 429

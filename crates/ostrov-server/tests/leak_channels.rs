@@ -1011,8 +1011,8 @@ fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
         let (h, id) = (w.tables[g].host, w.tables[g].id);
         let t = &w.tables[g];
         let wolves: Vec<String> =
-            t.m.state
-                .list_order
+            t.m.state()
+                .list_order()
                 .iter()
                 .filter(|q| t.m.state().alive(**q) && !t.m.pack(**q).is_empty())
                 .map(|q| t.m.state().name(*q).to_string())

@@ -28,8 +28,8 @@ pub mod talk;
 
 pub use change::Decision;
 pub use event::{
-    Config, Fix, GameEvent, Post, Room, SeatSpeech, Visibility, MAX_POST, MAX_POSTS_PER_DAY, MAX_POSTS_PER_GAME, MAX_SLOTS,
-    MAX_SPECTATOR_POSTS_PER_GAME,
+    Config, Fix, GameEvent, Post, Room, SeatSpeech, Visibility, MAX_POST, MAX_POSTS_PER_DAY, MAX_POSTS_PER_GAME,
+    MAX_SLOTS, MAX_SPECTATOR_POSTS_PER_GAME,
 };
 pub use posts::Posted;
 pub use state::{Audience, ChangeCounts, DayTimes, GameState, Member, PublicNote, Refused, Status};

@@ -143,7 +143,7 @@ async fn full_view<S: Store>(
     id: i64,
 ) -> Result<(tokio::sync::OwnedMutexGuard<crate::cache::LoadedGame>, i64), ApiError> {
     let user = who(st, h, false).await?;
-    let (slot, now) = reach(st, id, Some(user)).await?;
+    let (slot, _) = reach(st, id, Some(user)).await?;
     if !Viewer::of(&slot.live, user).sees_all(&slot.live) {
         return Err(ApiError::Forbidden);
     }
