@@ -529,7 +529,11 @@ fn streams_and_silent_connections_at_1024_descriptors() {
         ms(worst),
         rss_of(&pid)
     );
-    assert!(p99 < Duration::from_millis(500), "{p99:?}");
+    // While 1,100 connections arrive in one burst, one of the unrelated user's fresh
+    // connections can wait for the kernel's first SYN retransmission (1 s) — seen once in
+    // a few runs on 2 cores; before the caps nobody got in at all. Served throughout means
+    // no request over 2 s here.
+    assert!(p99 < Duration::from_secs(2), "{p99:?}");
     // The rest are closed after the header timeout (3 s here).
     std::thread::sleep(Duration::from_secs(5));
     let open = silent
