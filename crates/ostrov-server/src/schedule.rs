@@ -131,6 +131,24 @@ impl Times {
         Timestamp::from_second(t).map(|ts| moment_ru(ts, &self.tz)).unwrap_or_default()
     }
 
+    /// `t` briefly, in the schedule's zone: «14:21» on the date of `now`, else «1 декабря,
+    /// 23:10» (when an order was sent, next to it on the page).
+    pub fn short(&self, t: i64, now: i64) -> String {
+        let local = |t: i64| Timestamp::from_second(t).map(|ts| ts.to_zoned(self.tz.clone())).ok();
+        let (Some(z), Some(n)) = (local(t), local(now)) else { return String::new() };
+        if z.date() == n.date() {
+            format!("{:02}:{:02}", z.hour(), z.minute())
+        } else {
+            format!(
+                "{} {}, {:02}:{:02}",
+                z.day(),
+                MONTHS[(z.month() as usize).saturating_sub(1).min(11)],
+                z.hour(),
+                z.minute()
+            )
+        }
+    }
+
     /// `t` as an RFC 3339 time in the schedule's zone.
     pub fn show(&self, t: i64) -> String {
         Timestamp::from_second(t)

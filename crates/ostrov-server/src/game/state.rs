@@ -149,6 +149,10 @@ pub struct GameState {
     pub next_open_at: Option<i64>,
     pub paused_at: Option<i64>,
     pub history: Vec<PublicNote>,
+    /// When each order of a day was taken, by the server's clock, in the order of that
+    /// day's entries in the game file (the page says «в 14:21», not the game clock's
+    /// clamped time; issue 29, point 4).
+    pub sent_at: Vec<Vec<i64>>,
     /// The discussion: every post, in order.
     pub posts: Vec<Posted>,
     /// How many posts each account wrote on each day, and in each room: what the caps and
@@ -192,6 +196,7 @@ impl GameState {
             next_open_at: None,
             paused_at: None,
             history: Vec::new(),
+            sent_at: Vec::new(),
             posts: Vec::new(),
             post_counts: Counts::default(),
             sent_today: HashMap::new(),

@@ -213,6 +213,10 @@ impl GameState {
         *self.sent_today.entry(entry.by.clone()).or_default() += 1;
         let t = &mut self.days[day as usize - 1];
         t.last_at = t.last_at.max(order.at);
+        if self.sent_at.len() < day as usize {
+            self.sent_at.resize(day as usize, Vec::new());
+        }
+        self.sent_at[day as usize - 1].push(at);
         if entry.act == "penalty" || entry.act == "remove" {
             let target = entry.target.clone().unwrap_or_default();
             let text = host_note(self.m.as_ref(), entry.act == "penalty", &target, entry.reason.as_deref());

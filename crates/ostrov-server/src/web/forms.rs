@@ -140,9 +140,9 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
             Aim::FromTo { from, to } => (names(to), names(from)),
         };
         let act = act.id();
-        let last = sent.iter().rev().find(|o| o.act == act && fold_name(&o.by) == fold_name(&me));
+        let last = sent.iter().enumerate().rev().find(|(_, o)| o.act == act && fold_name(&o.by) == fold_name(&me));
         let mut selected = Vec::new();
-        let current = last.map(|o| {
+        let current = last.map(|(i, o)| {
             let mut named: Vec<String> = Vec::new();
             if let Some(f) = &o.from {
                 named.push(format!("голос игрока {f}"));
@@ -158,7 +158,15 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
             if let Some(q) = &o.text {
                 named.push(format!("«{q}»"));
             }
-            let at = o.at.as_ref().and_then(|v| v.as_str()).map(|s| format!(" (в {s})")).unwrap_or_default();
+            // When it was sent by the server's clock («в 14:21»), not the game clock's
+            // clamped time (an order of the evening before is 00:00 there; issue 29, point 4).
+            let at = match live.sent_at.get(day as usize - 1).and_then(|t| t.get(i)) {
+                Some(&t) => match live.times.short(t, now) {
+                    s if s.len() <= 5 => format!(" (в {s})"),
+                    s => format!(" ({s})"),
+                },
+                None => o.at.as_ref().and_then(|v| v.as_str()).map(|s| format!(" (в {s})")).unwrap_or_default(),
+            };
             if named.is_empty() {
                 format!("отправлено{at}")
             } else {
@@ -275,5 +283,36 @@ mod tests {
         let deadline = START + 23 * H;
         assert!(acts(&order_forms(&live, p, deadline + GRACE - 1, None)).contains(&"vote"), "still in time");
         assert!(order_forms(&live, p, deadline + GRACE, None).is_empty(), "late");
+    }
+
+    /// Issue 29, point 4: «Сейчас: …» says when the order was sent by the server's clock —
+    /// the evening before as its date and time, not the game clock's clamped «00:00», and
+    /// «в 14:21» for one sent at 14:21.
+    #[test]
+    fn the_order_in_force_says_when_it_was_sent() {
+        let mut live = started(6);
+        let m = live.m.as_ref().unwrap();
+        let (p, a, b) = (
+            m.state().list_order()[0],
+            m.state().name(m.state().list_order()[1]).to_string(),
+            m.state().name(m.state().list_order()[2]).to_string(),
+        );
+        let by = m.state().name(p).to_string();
+        let vote = |target: &str, at: &str| OrderEntry {
+            by: by.clone(),
+            act: "vote".into(),
+            target: Some(target.to_string()),
+            at: Some(serde_json::json!(at)),
+            ..OrderEntry::default()
+        };
+        live.apply(&GameEvent::Order { day: 1, order: vote(&a, "00:00") }, START + 30 * 60).unwrap();
+        let current = |live: &GameState, now: i64| {
+            order_forms(live, p, now, None).into_iter().find(|f| f.act == "vote").and_then(|f| f.current)
+        };
+        assert_eq!(current(&live, START + 12 * H).as_deref(), Some(format!("{a} (1 декабря, 22:30)").as_str()));
+        live.apply(&GameEvent::Midday { day: 1 }, START + 15 * H).unwrap();
+        let at = START + 16 * H + 21 * 60;
+        live.apply(&GameEvent::Order { day: 1, order: vote(&b, "14:21") }, at).unwrap();
+        assert_eq!(current(&live, at + 60).as_deref(), Some(format!("{b} (в 14:21)").as_str()));
     }
 }
