@@ -139,13 +139,7 @@ impl Times {
         if z.date() == n.date() {
             format!("{:02}:{:02}", z.hour(), z.minute())
         } else {
-            format!(
-                "{} {}, {:02}:{:02}",
-                z.day(),
-                MONTHS[(z.month() as usize).saturating_sub(1).min(11)],
-                z.hour(),
-                z.minute()
-            )
+            date_and_time(&z)
         }
     }
 
@@ -181,13 +175,12 @@ pub fn moment_ru(ts: Timestamp, zone: &TimeZone) -> String {
         Some(other) => format!("({other})"),
         None => "(UTC)".to_string(),
     };
-    format!(
-        "{} {}, {:02}:{:02} {words}",
-        z.day(),
-        MONTHS[(z.month() as usize).saturating_sub(1).min(11)],
-        z.hour(),
-        z.minute()
-    )
+    format!("{} {words}", date_and_time(&z))
+}
+
+/// «2 декабря, 21:00»: the date and the time of `z`, in its own zone.
+fn date_and_time(z: &jiff::Zoned) -> String {
+    format!("{} {}, {:02}:{:02}", z.day(), MONTHS[(z.month() as usize).saturating_sub(1).min(11)], z.hour(), z.minute())
 }
 
 #[cfg(test)]

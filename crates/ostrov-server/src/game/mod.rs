@@ -36,4 +36,4 @@ pub use state::{Audience, ChangeCounts, DayTimes, GameState, Member, PublicNote,
 pub use table::resolve_error_ru;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

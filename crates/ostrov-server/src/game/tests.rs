@@ -4,15 +4,20 @@ use super::*;
 use crate::schedule::Schedule;
 use ostrov_engine::OrderEntry;
 
-/// 2026-12-01 22:00 Moscow.
-const START: i64 = 1_796_151_600;
-const H: i64 = 3600;
+/// 2026-12-01 22:00 Moscow: day 1 opens; 13:00 is 15 hours later, 21:00 23 hours.
+pub(crate) const START: i64 = 1_796_151_600;
+pub(crate) const H: i64 = 3600;
 
 fn game(n: usize) -> (GameState, Vec<(i64, GameEvent)>) {
+    game_of(n, "werewolf,seer")
+}
+
+/// A game of `n` seats dealt `setup` (seed 7), started at [`START`], and its log.
+pub(crate) fn game_of(n: usize, setup: &str) -> (GameState, Vec<(i64, GameEvent)>) {
     let config = Config {
         title: "Тест".into(),
         slots: n,
-        setup: Some("werewolf,seer".into()),
+        setup: Some(setup.into()),
         deck: None,
         rules: None,
         seed: Some(7),

@@ -216,32 +216,12 @@ impl PostedOrder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Config, GameEvent};
-    use crate::schedule::{Schedule, GRACE};
-
-    /// 2026-12-01 22:00 Moscow: day 1 opens; 13:00 is 15 hours later, 21:00 23 hours.
-    const START: i64 = 1_796_151_600;
-    const H: i64 = 3600;
+    use crate::game::tests::{game_of, H, START};
+    use crate::game::GameEvent;
+    use crate::schedule::GRACE;
 
     fn started(n: usize) -> GameState {
-        let config = Config {
-            title: "Тест".into(),
-            slots: n,
-            setup: Some("werewolf,seer,nurse".into()),
-            deck: None,
-            rules: None,
-            seed: Some(7),
-            shuffle: false,
-            schedule: Schedule::default(),
-            visibility: Default::default(),
-        };
-        let mut live = GameState::new(1, 100, config).unwrap();
-        for i in 0..n {
-            live.apply(&GameEvent::Joined { user: i as i64, name: format!("Игрок{i}") }, START - H).unwrap();
-        }
-        let roles = live.config.deal(n).unwrap().iter().map(|r| r.id().to_string()).collect();
-        live.apply(&GameEvent::Started { roles, speech: Vec::new() }, START).unwrap();
-        live
+        game_of(n, "werewolf,seer,nurse").0
     }
 
     fn acts(forms: &[OrderForm]) -> Vec<&'static str> {
