@@ -62,12 +62,7 @@ impl Table {
         ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
         server.clock.set(START + 10 * HOUR);
         let v = ok(&host.get(&format!("/api/games/{id}")).unwrap());
-        let roles = v["players"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| (p["name"].as_str().unwrap().to_string(), p["role"]["id"].as_str().unwrap().to_string()))
-            .collect();
+        let roles = support::roles(&v);
         Table { server, host, players, id, roles }
     }
 

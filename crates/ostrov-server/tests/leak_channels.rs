@@ -175,13 +175,7 @@ struct Stream {
 
 impl Stream {
     fn open(c: &Client, account: usize, game: usize, id: i64) -> Stream {
-        let mut s = TcpStream::connect(c.addr).unwrap();
-        let cookie = c.cookie.as_ref().map(|k| format!("Cookie: {k}\r\n")).unwrap_or_default();
-        write!(s, "GET /games/{id}/live HTTP/1.1\r\nHost: x\r\n{cookie}\r\n").unwrap();
-        let mut lines = BufReader::new(s);
-        let mut status = String::new();
-        lines.read_line(&mut status).unwrap();
-        assert!(status.contains(" 200 "), "{status}");
+        let lines = support::live(c, id);
         Stream { account, game, lines, seen: String::new() }
     }
 

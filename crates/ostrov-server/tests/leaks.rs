@@ -20,7 +20,7 @@ support::both_stores!(
 );
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::time::Duration;
 
@@ -73,12 +73,7 @@ fn table() -> Table {
     ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
     server.clock.set(START);
     let v = ok(&host.get(&format!("/api/games/{id}")).unwrap());
-    let roles = v["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p["name"].as_str().unwrap().to_string(), p["role"]["id"].as_str().unwrap().to_string()))
-        .collect();
+    let roles = support::roles(&v).into_iter().collect();
     Table { server, host, players, outsider, id, roles }
 }
 
@@ -140,13 +135,7 @@ struct Stream {
 
 impl Stream {
     fn open(c: &Client, id: i64) -> Stream {
-        let mut s = TcpStream::connect(c.addr).unwrap();
-        let cookie = c.cookie.as_ref().map(|k| format!("Cookie: {k}\r\n")).unwrap_or_default();
-        write!(s, "GET /games/{id}/live HTTP/1.1\r\nHost: x\r\n{cookie}\r\n").unwrap();
-        let mut lines = BufReader::new(s);
-        let mut status = String::new();
-        lines.read_line(&mut status).unwrap();
-        assert!(status.contains(" 200 "), "{status}");
+        let lines = support::live(c, id);
         Stream { lines }
     }
 

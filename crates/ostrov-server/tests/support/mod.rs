@@ -210,3 +210,26 @@ pub fn web_post(c: &mut Client, id: i64, room: &str, text: &str) -> Reply {
     let body = format!("csrf={token}&room={room}&text={}", enc(text));
     c.raw("POST", &format!("/games/{id}/thread"), "application/x-www-form-urlencoded", body.as_bytes()).unwrap()
 }
+
+/// `c`'s live stream of game `id` (`/games/{id}/live`), past its `200` status line.
+pub fn live(c: &Client, id: i64) -> std::io::BufReader<std::net::TcpStream> {
+    use std::io::{BufRead, Write};
+    let mut s = std::net::TcpStream::connect(c.addr).unwrap();
+    let cookie = c.cookie.as_ref().map(|k| format!("Cookie: {k}\r\n")).unwrap_or_default();
+    write!(s, "GET /games/{id}/live HTTP/1.1\r\nHost: x\r\n{cookie}\r\n").unwrap();
+    let mut lines = std::io::BufReader::new(s);
+    let mut status = String::new();
+    lines.read_line(&mut status).unwrap();
+    assert!(status.contains(" 200 "), "{status}");
+    lines
+}
+
+/// Each player's name and role id, from a game view that shows every role (the host's).
+pub fn roles(view: &Value) -> Vec<(String, String)> {
+    view["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap().to_string(), p["role"]["id"].as_str().unwrap().to_string()))
+        .collect()
+}
