@@ -383,5 +383,5 @@ fn a_day_in_a_real_browser() {
     d.click("#thread .post-form button");
     let s = d.wait_for("Привет с того света");
     let post = s.split("Привет с того света").next().unwrap().rsplit("<li id=\"post-").next().unwrap();
-    assert!(post.contains("speaker-dead") && post.contains("вне игры: только тематический флуд"), "{post}");
+    assert!(post.contains("speaker-dead") && post.contains(support::dead_mark(NAMES[victim])), "{post}");
 }

@@ -185,15 +185,7 @@ fn a_day_played_from_the_pages_with_javascript_off() {
     assert_eq!(r.status, 303, "{}", r.body);
     let page = t.players[seer].get(&game).body;
     let post = page.split("Передаю привет").next().unwrap().rsplit("<li id=\"post-").next().unwrap();
-    // The mark agrees with the writer's gender; one whose gender is not known (Агата) gets a
-    // mark that needs none, never «мёртвый» (issue 29, point 2).
-    let speech = ostrov_engine::ru::Speech::resolve(NAMES[victim], None, None).unwrap();
-    let mark = match ostrov_engine::ru::Who::new(NAMES[victim], &speech).gender() {
-        Some(ostrov_engine::ru::Gender::Male) => "мёртвый",
-        Some(ostrov_engine::ru::Gender::Female) => "мёртвая",
-        None => "вне игры",
-    };
-    assert!(post.contains("speaker-dead") && post.contains(&format!("{mark}: только тематический флуд")), "{post}");
+    assert!(post.contains("speaker-dead") && post.contains(support::dead_mark(NAMES[victim])), "{post}");
 }
 
 #[test]

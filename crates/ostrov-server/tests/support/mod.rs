@@ -233,3 +233,14 @@ pub fn roles(view: &Value) -> Vec<(String, String)> {
         .map(|p| (p["name"].as_str().unwrap().to_string(), p["role"]["id"].as_str().unwrap().to_string()))
         .collect()
 }
+
+/// The mark a dead writer's posts carry: it agrees with the writer's gender, and one whose
+/// gender is not known gets a mark that needs none, never «мёртвый» (issue 29, point 2).
+pub fn dead_mark(name: &str) -> &'static str {
+    let speech = ostrov_engine::ru::Speech::resolve(name, None, None).unwrap();
+    match ostrov_engine::ru::Who::new(name, &speech).gender() {
+        Some(ostrov_engine::ru::Gender::Male) => "мёртвый: только тематический флуд",
+        Some(ostrov_engine::ru::Gender::Female) => "мёртвая: только тематический флуд",
+        None => "вне игры: только тематический флуд",
+    }
+}
