@@ -254,15 +254,6 @@ fn web_post(c: &mut Client, id: i64, room: &str, text: &str) {
     assert_eq!(r.status, 303, "{}", r.body);
 }
 
-/// The host's one-click flag on post `no` (its place in the game's log) from the web page.
-fn host_flag(c: &mut Client, id: i64, no: usize) -> Reply {
-    let page = c.get(&format!("/games/{id}")).unwrap().body;
-    let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
-    let token = page[at..].split('"').next().unwrap().to_string();
-    let body = format!("csrf={token}&action=flag&post={no}");
-    c.raw("POST", &format!("/games/{id}/flag"), "application/x-www-form-urlencoded", body.as_bytes()).unwrap()
-}
-
 /// What the pack wrote in its chat, which only the pack and the host may read.
 const PACK_SECRET: &str = "Тайный план стаи";
 
@@ -616,7 +607,7 @@ fn nobody_sees_what_they_may_not() {
     assert!(thread.body.contains("№1</span>") && thread.body.contains("№2</span>"), "{}", thread.body);
     assert!(!thread.body.contains("№3</span>") && !thread.body.contains("№4</span>"), "{}", thread.body);
     // A host flag is public, so the pack's chat takes none: it would name a werewolf.
-    let r = host_flag(&mut g.host, g.id, 1);
+    let r = support::host_flag(&mut g.host, g.id, 1);
     assert!(r.body.contains("Сообщения чата стаи не отмечаются"), "{} {}", r.status, r.body);
     let history = ok(&g.outsider.get(&g.base()).unwrap())["history"].to_string();
     assert!(!history.contains("отметил сообщение"), "{history}");

@@ -262,6 +262,8 @@ fn the_log_of_a_finished_game_keeps_the_packs_chat_to_the_pack() {
     let villager = t.with_role("passenger")[0].clone();
     web_post(t.seat(&wolf), id, "pack", "Тайный план стаи на ночь");
     web_post(t.seat(&villager), id, "thread", "Открытое слово в треде");
+    // The host flags the thread's post: the second of the log's posts, the first a villager sees.
+    assert_eq!(support::host_flag(&mut t.host, id, 2).status, 303);
     for w in [&wolf, &half] {
         ok(&t.host.post(&format!("{base}/host/remove"), json!({"target": w})).unwrap());
     }
@@ -274,11 +276,22 @@ fn the_log_of_a_finished_game_keeps_the_packs_chat_to_the_pack() {
         let log = ok(&c.get(&events).unwrap()).to_string();
         assert!(log.contains("Открытое слово в треде"), "{who}: the log is whole otherwise: {log}");
         assert!(!log.contains("Тайный план стаи"), "{who} reads the pack's chat in the log: {log}");
+        // Nothing counts the pack's posts: no gap in the numbers, and the flag names the post
+        // by its place among the posts shown (issue 28, point 2).
+        let log = ok(&c.get(&events).unwrap());
+        let entries = log.as_array().unwrap();
+        let seqs: Vec<i64> = entries.iter().map(|e| e["seq"].as_i64().unwrap()).collect();
+        assert_eq!(seqs, (1..=entries.len() as i64).collect::<Vec<_>>(), "{who}: {log}");
+        let flag = entries.iter().find(|e| e["kind"] == "flagged").unwrap();
+        assert_eq!(flag["payload"]["post"], 0, "{who}: {flag}");
         let r = c.get(&format!("/games/{id}/thread?room=pack")).unwrap();
         assert_eq!(r.status, 403, "{who}: the pack's chat page: {}", r.body);
     }
     for (who, c) in [("the host", &mut t.host.clone()), ("a dead packmate", &mut t.seat(&half).clone())] {
         let log = ok(&c.get(&events).unwrap()).to_string();
         assert!(log.contains("Тайный план стаи"), "{who} reads the pack's chat in the log: {log}");
+        let log = ok(&c.get(&events).unwrap());
+        let flag = log.as_array().unwrap().iter().find(|e| e["kind"] == "flagged").unwrap().clone();
+        assert_eq!(flag["payload"]["post"], 1, "{who}: the whole log's own numbers: {flag}");
     }
 }

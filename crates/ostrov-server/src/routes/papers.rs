@@ -184,33 +184,44 @@ pub async fn gamefile<S: Store>(
     Ok(r)
 }
 
-/// Whether a stored event is a post to the pack's chat.
-fn in_pack_chat(kind: &str, payload: &serde_json::Value) -> bool {
-    match GameEvent::join(kind, payload) {
-        Ok(GameEvent::Posted { post, .. }) => post.room == Room::Pack,
-        _ => false,
-    }
-}
-
 /// `GET /api/games/{id}/events`: the game's whole log, for audit (host; all once over).
 /// The pack's chat stays the pack's and the host's (O-THREAD-4), also once the game is
 /// over: for anyone else its posts are left out (issue 28, the leak test over every
-/// channel).
+/// channel), and nothing they get counts them: the entries are numbered 1, 2, 3 … among
+/// those shown, and a flag names its post by its place among the posts shown (point 2).
 pub async fn events<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
     let Path(id) = id?;
     let (slot, user) = full_view(&st, &h, id).await?;
     let reads_pack = crate::service::talk::may_read(&slot.live, user, Room::Pack);
     drop(slot);
-    let v: Vec<_> = st
-        .store
-        .events(id)
-        .await?
-        .into_iter()
-        .filter(|e| reads_pack || !in_pack_chat(&e.kind, &e.payload))
-        .map(|e| {
-            json!({"seq": e.seq, "at": e.at, "author": e.author, "request_id": e.client_request_id,
-                   "kind": e.kind, "payload": e.payload})
-        })
-        .collect();
+    let events = st.store.events(id).await?;
+    let mut posts = 0usize;
+    // The number, among the posts this reader sees, of each post of the log.
+    let mut shown_post: Vec<Option<usize>> = Vec::new();
+    let mut v = Vec::with_capacity(events.len());
+    for e in events {
+        let mut payload = e.payload;
+        match GameEvent::join(&e.kind, &payload) {
+            Ok(GameEvent::Posted { post, .. }) => {
+                let shown = reads_pack || post.room != Room::Pack;
+                shown_post.push(shown.then_some(posts));
+                if !shown {
+                    continue;
+                }
+                posts += 1;
+            }
+            Ok(GameEvent::Flagged { post } | GameEvent::Dismissed { post }) if !reads_pack => {
+                match shown_post.get(post).copied().flatten() {
+                    Some(n) => payload["post"] = json!(n),
+                    None => continue,
+                }
+            }
+            _ => {}
+        }
+        // Without the pack's posts, the entries are numbered anew, so no gap counts them.
+        let seq = if reads_pack { e.seq } else { v.len() as i64 + 1 };
+        v.push(json!({"seq": seq, "at": e.at, "author": e.author, "request_id": e.client_request_id,
+                      "kind": e.kind, "payload": payload}));
+    }
     Ok(Json(json!(v)).into_response())
 }
