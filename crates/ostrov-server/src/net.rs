@@ -8,6 +8,10 @@
 //! - **Idle timeout** ([`Limits::idle`]): a connection on which no byte moved either way for
 //!   that long is closed (a body sent in dribbles, a client that stopped reading). The live
 //!   stream's keep-alive comment every 20 s keeps a healthy stream moving.
+//! - **Body time** ([`Limits::body`]): a request's whole body must arrive within it, however
+//!   steadily it comes (a byte every few seconds never trips the idle timeout); past it the
+//!   request is answered with a 408 in Russian and the connection closed
+//!   ([`crate::harden::body_in_time`]).
 //! - **Connections per address** ([`Limits::per_address`], an IPv6 address by its /64) and
 //!   **in all** ([`Limits::total`], the descriptors the process may open less a reserve
 //!   for the database and files): past either, the connection is answered at once with a
@@ -38,6 +42,9 @@ pub const BACKLOG: u32 = 4096;
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a connection may go with no byte moving either way.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a request's whole body may take to arrive (64 KiB at most: a slow phone sends
+/// that in a second or two).
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(20);
 /// Connections one client address may hold at once.
 pub const CONNECTIONS_PER_ADDRESS: usize = 256;
 /// Descriptors kept for the server's own use (the database, its journal, the static files).
@@ -48,6 +55,7 @@ pub const RESERVED_DESCRIPTORS: u64 = 64;
 pub struct Limits {
     pub header: Duration,
     pub idle: Duration,
+    pub body: Duration,
     pub per_address: usize,
     pub total: usize,
 }
@@ -56,7 +64,13 @@ impl Limits {
     /// The limits for a process that may open `descriptors` files.
     pub fn for_descriptors(descriptors: u64) -> Limits {
         let total = descriptors.saturating_sub(RESERVED_DESCRIPTORS).clamp(16, 1 << 20) as usize;
-        Limits { header: HEADER_TIMEOUT, idle: IDLE_TIMEOUT, per_address: CONNECTIONS_PER_ADDRESS.min(total), total }
+        Limits {
+            header: HEADER_TIMEOUT,
+            idle: IDLE_TIMEOUT,
+            body: BODY_TIMEOUT,
+            per_address: CONNECTIONS_PER_ADDRESS.min(total),
+            total,
+        }
     }
 
     /// The limits for this process's descriptor limit as it stands now.

@@ -13,7 +13,8 @@
 //! - point 11: posts come at a pace per account, tighter for spectators and new accounts
 //!   (429 in Russian, saying when to post again);
 //! - point 13: a silent or half-sent request is closed after the header timeout, a
-//!   connection with nothing moving after the idle timeout, and one account holds at most
+//!   connection with nothing moving after the idle timeout, a body in dribbles after the
+//!   body time (408 in Russian), and one account holds at most
 //!   a few live streams (429 in Russian).
 
 mod support;
@@ -529,10 +530,16 @@ fn posts_come_at_a_pace_tighter_for_new_spectators() {
 
 /// A server with short connection timeouts, on a fresh SQLite file.
 fn quick_server(header: Duration, idle: Duration) -> (ostrov_server::local::LocalServer, std::path::PathBuf) {
+    let limits = ostrov_server::net::Limits { header, idle, ..ostrov_server::net::Limits::for_descriptors(1024) };
+    server_with(limits)
+}
+
+/// A server with `limits`, on a fresh SQLite file.
+fn server_with(limits: ostrov_server::net::Limits) -> (ostrov_server::local::LocalServer, std::path::PathBuf) {
+    let header = limits.header;
     let dir = std::env::temp_dir().join(format!("ostrov-hostile-{}-{}", std::process::id(), header.as_millis()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let limits = ostrov_server::net::Limits { header, idle, ..ostrov_server::net::Limits::for_descriptors(1024) };
     let clock = std::sync::Arc::new(ostrov_server::local::ManualClock::new(START));
     let db = dir.join("ostrov.db");
     (ostrov_server::local::LocalServer::start_with(db.to_str().unwrap(), clock, limits).unwrap(), dir)
@@ -577,6 +584,57 @@ fn silent_and_half_sent_requests_are_closed() {
     // A healthy client is served as before.
     let mut c = server.client();
     assert_eq!(c.get("/api/me").unwrap().status, 401);
+    server.stop();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 28, point 13: a body sent slowly but steadily (a byte every 300 ms, so the idle
+/// timeout never trips) is given a bounded time to arrive whole: a 408 in Russian, and the
+/// connection closed. A body that comes at once is served as before.
+#[test]
+fn a_body_in_dribbles_has_a_bounded_time() {
+    let limits = ostrov_server::net::Limits {
+        header: Duration::from_secs(5),
+        idle: Duration::from_secs(5),
+        body: Duration::from_secs(2),
+        ..ostrov_server::net::Limits::for_descriptors(1024)
+    };
+    let (server, dir) = server_with(limits);
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    let body = r#"{"name": "Капля", "password": "капля-за-каплей-9"}"#.as_bytes();
+    write!(
+        s,
+        "POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    let t = Instant::now();
+    let mut answer = Vec::new();
+    s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+    for b in body.iter() {
+        if s.write_all(&[*b]).is_err() {
+            break;
+        }
+        let mut buf = [0u8; 4096];
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+            Err(_) => {}
+        }
+        if !answer.is_empty() {
+            break;
+        }
+    }
+    let took = t.elapsed();
+    let answer = String::from_utf8_lossy(&answer).to_string();
+    assert!(answer.starts_with("HTTP/1.1 408"), "after {took:?}: {answer}");
+    assert!(answer.contains("не пришло целиком за 2 с"), "{answer}");
+    assert!(took < Duration::from_secs(4), "the body was given {took:?}");
+    assert!(closed_after(s, Duration::from_secs(2)).is_some(), "the connection is closed");
+    // A body that comes at once is taken as before (a wrong password: 401, not 408).
+    let mut c = server.client();
+    let r = c.post("/api/login", json!({"name": "Капля", "password": "капля-за-каплей-9"})).unwrap();
+    assert_ne!(r.status, 408, "{}", r.body);
     server.stop();
     let _ = std::fs::remove_dir_all(dir);
 }
