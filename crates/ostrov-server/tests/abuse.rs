@@ -194,6 +194,9 @@ fn a_thread_flood_and_a_restart_with_a_long_thread() {
     let mut server = Server::start();
     server.clock.set(START);
     let (id, _host) = running_game(&server, "Ведущая", &["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор"]);
+    // Another running game, whose deadline falls while the long game is folded after the
+    // restart.
+    let (small, small_host) = running_game(&server, "Ведущий", &["Жора", "Зина", "Ира", "Кеша", "Лёва", "Мила"]);
     server.clock.set(START + 10 * H);
     let mut other = server.user("Посторонний");
     ok(&other.post("/api/games", json!({"title": "Своя игра", "slots": 5})).unwrap());
@@ -263,7 +266,11 @@ fn a_thread_flood_and_a_restart_with_a_long_thread() {
         tx.commit().unwrap();
     }
     server.restart();
+    // Past both games' deadline (21:00, and its minute of grace): the other game is resolved
+    // on time while the long one is still being folded.
+    server.clock.set(START + 23 * H + 2 * 60);
     let mut other = Client { addr: server.addr, ..other };
+    let mut small_host = Client { addr: server.addr, ..small_host };
     let addr = server.addr;
     let mut viewer = Client { addr, ..server.user("Читатель") };
     let t = Instant::now();
@@ -277,11 +284,20 @@ fn a_thread_flood_and_a_restart_with_a_long_thread() {
         ok(&other.get("/api/games").unwrap());
         t.elapsed()
     };
+    let resolved = loop {
+        let v = ok(&small_host.get(&format!("/api/games/{small}")).unwrap());
+        if v.get("open").is_none() {
+            break t.elapsed();
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "the other game's deadline never ran: {v}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
     let (p99, worst, big) = unrelated_p99(&other, "/api/games", || big.join().unwrap());
     println!(
-        "restart with a {posts}-post game: its first view {:.0} ms; the unrelated list meanwhile: first {:.1} ms, \
-         p99 {:.1} ms, slowest {:.1} ms; resident memory {} MiB",
+        "restart with a {posts}-post game: its first view {:.0} ms; another game's deadline ran after {:.0} ms; \
+         the unrelated list meanwhile: first {:.1} ms, p99 {:.1} ms, slowest {:.1} ms; resident memory {} MiB",
         ms(big),
+        ms(resolved),
         ms(first),
         ms(p99),
         ms(worst),
@@ -291,6 +307,12 @@ fn a_thread_flood_and_a_restart_with_a_long_thread() {
     let bound = ostrov_server::listing::LIST_PATIENCE + Duration::from_millis(200);
     assert!(first < bound && first * 2 < big, "the list waited for the long game: first {first:?}, its view {big:?}");
     assert!(worst < Duration::from_millis(500), "slowest {worst:?}");
+    // Another game's deadline does not wait for the long game's fold either: the scheduler
+    // ticks every 500 ms and folds the games in the background.
+    assert!(
+        resolved < Duration::from_millis(1500),
+        "the other game's deadline waited {resolved:?} (the long game: {big:?})"
+    );
 }
 
 /// Issue 28, point 12: 60 balance hints for 100-seat tables, each dropped by its client
