@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use ostrov_engine::plural::form;
 use ostrov_engine::ru::{say, Gender, Speech, Who};
-use ostrov_engine::{play, Blocked, CheckResult, Game, Item, Role, Speech as Talk, Void};
+use ostrov_engine::{play, Game, Item, Role, Speech as Talk};
 use ostrov_paper::Format;
 
 /// A cast: twelve players of one kind.
@@ -79,112 +79,6 @@ const CASTS: [Cast; 4] = [
 
 fn speeches(c: &Cast) -> Vec<Speech> {
     c.names.iter().map(|n| Speech::resolve(n, c.gender, None).unwrap()).collect()
-}
-
-/// Every sentence of the step log with `x` as the subject or object and `y` the other.
-fn templates(x: Who, y: Who) -> Vec<String> {
-    let v = vec![
-        say::penalty(x, Some("ядовитый шип")),
-        say::removed(x, Role::Seer, Some("мультиаккаунт")),
-        say::removed(x, Role::Witch, None),
-        say::tie_immune(&[x]),
-        say::tie_immune(&[x, y]),
-        say::tie_trap(&[x]),
-        say::tie_trap(&[x, y]),
-        say::tie_fang(&[x]),
-        say::tie_fang(&[x, y]),
-        say::tie_fang_empty(),
-        say::tie_lot(&[x, y], x),
-        say::tie_none(&[x, y]),
-        say::tie_all(&[y, x]),
-        say::lynch_immune(x),
-        say::sheep_skin(x),
-        say::sheep_skin_nobody_next(),
-        say::bomb_none(),
-        say::bomb(&[x], false),
-        say::bomb(&[x], true),
-        say::bomb(&[x, y], true),
-        say::nobody_lynched(),
-        say::lynched(x, Some(Role::Seer)),
-        say::lynched(x, Some(Role::Nurse)),
-        say::lynched(x, None),
-        say::fear_nobody(),
-        say::fear_tie(&[x, y]),
-        say::fear_no_sentence(x),
-        say::fear_sentence(x, y),
-        say::fear_sentence(x, x),
-        say::fear_sheep_skin(y, x),
-        say::item_void(Item::Shocker, x, y),
-        say::shocker(y, x),
-        say::shocker_fear(y, x),
-        say::love_note(y, x),
-        say::love_note_fear(x, y),
-        say::storm_votes(),
-        say::fear_votes(),
-        say::palms(x),
-        say::vote_target_gone(x),
-        say::vote_blocked(x, Blocked::Shocked, false),
-        say::vote_blocked(x, Blocked::Assaulted, false),
-        say::vote_blocked(x, Blocked::Penalty, true),
-        say::vote_void(x, y, Void::Handcuffs),
-        say::vote_void(y, x, Void::LoveNote),
-        say::megaphone(x, y),
-        say::megaphone_silent(x, true),
-        say::megaphone_silent(x, false),
-        say::authority_gone(x),
-        say::authority_no_vote(x, y),
-        say::authority(x, y, y),
-        say::authority(y, x, y),
-        say::authority(x, y, x),
-        say::tally_item(x, 1),
-        say::tally_item(x, 3),
-        say::tally_item(x, 11),
-        say::tally_item(x, 22),
-        say::midday_use(x, Item::Shocker, y),
-        say::midday_use(x, Item::Voodoo, x),
-        say::bunker_empty(x),
-        say::bunker(x, Some(Item::SheepSkin), Item::Bomb),
-        say::bunker(x, None, Item::Trap),
-        say::exchange(x, y),
-        say::light(x),
-        say::pair(x, y),
-        say::chosen(x),
-        say::question(x, "Я мирный?"),
-        say::turned(x),
-        say::night_sender_gone(x),
-        say::night_target_gone(x),
-        say::voodoo_void(x),
-        say::fog_void(x),
-        say::voodoo(x),
-        say::witch_cancel(x),
-        say::witch_kill(x, y),
-        say::witch_kill(x, x),
-        say::swap(x, y),
-        say::recharge(x),
-        say::recharge_nothing(x),
-        say::pack_attack(x),
-        say::untouchable(x),
-        say::moon_fern(x),
-        say::check(x, y, CheckResult::Werewolf),
-        say::check(x, y, CheckResult::NotWerewolf),
-        say::check(x, y, CheckResult::Failed),
-        say::hamster_checked(x),
-        say::camouflage(x),
-        say::assault(x),
-        say::hamster_kill(x, y),
-        say::nurse(x, x, false),
-        say::nurse(x, y, true),
-        say::nurse(x, y, false),
-        say::died(x, Some(Role::Passenger)),
-        say::died(x, Some(Role::Untouchable)),
-        say::died(x, None),
-        say::nobody_died(),
-    ];
-    let mut out: Vec<String> = v.into_iter().map(|p| p.to_string()).collect();
-    for r in Role::ALL {
-        out.push(say::your_role(x, *r));
-    }
-    out
 }
 
 /// A scenario's game file with its players renamed to the cast (and the cast's gender
@@ -299,7 +193,7 @@ fn corpus() -> Vec<(&'static Cast, BTreeSet<String>)> {
         let mut lines = BTreeSet::new();
         for k in 0..c.names.len() {
             let (x, y) = (Who::new(c.names[k], &sp[k]), Who::new(c.names[(k + 1) % 12], &sp[(k + 1) % 12]));
-            lines.extend(templates(x, y));
+            lines.extend(say::every_template(x, y));
         }
         for t in texts.iter().map(String::as_str).chain([include_str!("../../../../games/sample.toml")]) {
             if let Some(g) = recast(t, c) {

@@ -211,6 +211,15 @@ pub fn web_post(c: &mut Client, id: i64, room: &str, text: &str) -> Reply {
     c.raw("POST", &format!("/games/{id}/thread"), "application/x-www-form-urlencoded", body.as_bytes()).unwrap()
 }
 
+/// The host's one-click flag on post `no` (its place in the game's log) from the web page.
+pub fn host_flag(c: &mut Client, id: i64, no: usize) -> Reply {
+    let page = c.get(&format!("/games/{id}")).unwrap().body;
+    let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
+    let token = page[at..].split('"').next().unwrap().to_string();
+    let body = format!("csrf={token}&action=flag&post={no}");
+    c.raw("POST", &format!("/games/{id}/flag"), "application/x-www-form-urlencoded", body.as_bytes()).unwrap()
+}
+
 /// `c`'s live stream of game `id` (`/games/{id}/live`), past its `200` status line.
 pub fn live(c: &Client, id: i64) -> std::io::BufReader<std::net::TcpStream> {
     use std::io::{BufRead, Write};
