@@ -111,7 +111,7 @@ pub async fn games<S: Store>(
                 id,
                 title: l.config.title.clone(),
                 status: l.status,
-                status_ru: crate::web::text::game_status(l),
+                status_ru: crate::web::text::game_status(crate::view::phase(l)),
                 slots: l.config.slots,
                 joined: l.members.len(),
                 day: l.days.len(),

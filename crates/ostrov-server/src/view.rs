@@ -397,3 +397,107 @@ pub fn published(live: &GameState) -> Vec<(u32, &'static str)> {
     }
     out
 }
+
+/// Where a game stands, for a status line: the typed answer the pages and the list word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Lobby,
+    /// Day `day` is open.
+    Day {
+        day: u32,
+    },
+    /// The night after day `day` (resolved; the next day not open yet).
+    Night {
+        after: u32,
+    },
+    /// The host stopped the clock during day `day`.
+    Paused {
+        day: u32,
+    },
+    Over {
+        winner: Option<ostrov_engine::Winner>,
+    },
+}
+
+/// Where `live` stands.
+pub fn phase(live: &GameState) -> Phase {
+    let days = live.days.len() as u32;
+    match live.status {
+        Status::Lobby => Phase::Lobby,
+        Status::Over => Phase::Over { winner: live.winner() },
+        Status::Running if live.paused_at.is_some() => Phase::Paused { day: days },
+        Status::Running => match live.open_day() {
+            Some(day) => Phase::Day { day },
+            None => Phase::Night { after: days },
+        },
+    }
+}
+
+/// Where the one who opened an invite stands with its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// The game's host.
+    Host,
+    /// Holds a seat already.
+    Joined,
+    /// Past the lobby: may watch.
+    Started,
+    /// Every seat is taken.
+    Full,
+    /// May take a seat.
+    Open,
+}
+
+/// An invite's page: the game as one who holds its invite sees it before joining.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InviteView {
+    pub id: i64,
+    pub title: String,
+    pub phase: Phase,
+    pub members: Vec<String>,
+    pub slots: usize,
+    pub standing: Standing,
+}
+
+/// The invite's page of `live` for `user`.
+pub fn invite(live: &GameState, user: i64) -> InviteView {
+    let standing = if live.host == user {
+        Standing::Host
+    } else if live.seat_of(user).is_some() {
+        Standing::Joined
+    } else if live.status != Status::Lobby {
+        Standing::Started
+    } else if live.members.len() >= live.config.slots {
+        Standing::Full
+    } else {
+        Standing::Open
+    };
+    InviteView {
+        id: live.id,
+        title: live.config.title.clone(),
+        phase: phase(live),
+        members: live.members.iter().map(|m| m.name.clone()).collect(),
+        slots: live.config.slots,
+        standing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::tests::{game_of, H, START};
+
+    #[test]
+    fn an_invite_says_where_its_opener_stands_and_the_phase_follows_the_day() {
+        let (mut live, _) = game_of(5, "werewolf,seer");
+        assert_eq!(phase(&live), Phase::Day { day: 1 });
+        assert_eq!(invite(&live, 100).standing, Standing::Host);
+        assert_eq!(invite(&live, 3).standing, Standing::Joined);
+        let stranger = invite(&live, 999);
+        assert_eq!((stranger.standing, stranger.members.len(), stranger.slots), (Standing::Started, 5, 5));
+        while let Some(ev) = live.due(START + 23 * H + 60) {
+            live.apply(&ev, START + 23 * H + 60).unwrap();
+        }
+        assert_eq!(phase(&live), Phase::Night { after: 1 });
+    }
+}

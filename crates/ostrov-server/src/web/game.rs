@@ -254,7 +254,7 @@ pub fn render_game_page<'a>(
         .then(|| (notes.key.clone(), notes.message.clone()));
     GamePage {
         c: Chrome::new(v, live.config.title.clone()),
-        status: game_status(live),
+        status: game_status(view::phase(live)),
         lobby: live.status == Status::Lobby,
         seats: seats_ru(live.members.len(), live.config.slots),
         invite_url: invite.filter(|_| viewer == Viewer::Host).map(|i| format!("/join/{i}")),

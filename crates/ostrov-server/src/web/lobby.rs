@@ -16,9 +16,10 @@ use super::page::{page, to, Chrome, St, Visitor, WebError};
 use super::text::{game_status, seats_ru};
 use crate::app::AppState;
 use crate::error::ApiError;
-use crate::game::{Config, Status, Visibility, MAX_SLOTS};
+use crate::game::{Config, Visibility, MAX_SLOTS};
 use crate::schedule::Schedule;
 use crate::service;
+use crate::view::{self, Standing};
 
 /// A game in a list.
 pub struct Row {
@@ -412,28 +413,26 @@ async fn invite_view<S: Store>(
 ) -> Result<Response, WebError> {
     let user = v.id()?;
     let id = service::by_invite(st, invite).await?;
-    let (slot, _) = service::locked(st, id).await?;
-    let l = &slot.live;
-    let state = if l.host == user {
-        "host"
-    } else if l.seat_of(user).is_some() {
-        "joined"
-    } else if l.status != Status::Lobby {
-        "started"
-    } else if l.members.len() >= l.config.slots {
-        "full"
-    } else {
-        "open"
+    let i = {
+        let (slot, _) = service::locked(st, id).await?;
+        view::invite(&slot.live, user)
+    };
+    let state = match i.standing {
+        Standing::Host => "host",
+        Standing::Joined => "joined",
+        Standing::Started => "started",
+        Standing::Full => "full",
+        Standing::Open => "open",
     };
     let status = if error.is_some() { StatusCode::UNPROCESSABLE_ENTITY } else { StatusCode::OK };
     let p = Invite {
-        c: Chrome::new(v, format!("Приглашение: {}", l.config.title)),
+        c: Chrome::new(v, format!("Приглашение: {}", i.title)),
         invite: invite.to_string(),
         id,
-        title: l.config.title.clone(),
-        status: game_status(l),
-        members: l.members.iter().map(|m| m.name.clone()).collect(),
-        seats: seats_ru(l.members.len(), l.config.slots),
+        status: game_status(i.phase),
+        seats: seats_ru(i.members.len(), i.slots),
+        title: i.title,
+        members: i.members,
         name: if name.is_empty() { v.name().to_string() } else { name },
         error,
         state,

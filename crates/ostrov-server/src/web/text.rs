@@ -4,7 +4,7 @@ use jiff::tz::TimeZone;
 use jiff::Timestamp;
 use ostrov_engine::plural;
 
-use crate::game::{GameState, Status};
+use crate::view::Phase;
 
 /// "5 игроков", "1 игрок", "3 игрока".
 pub fn players_ru(n: usize) -> String {
@@ -18,18 +18,14 @@ pub fn seats_ru(joined: usize, slots: usize) -> String {
 }
 
 /// Where a game stands, in a few words.
-pub fn game_status(l: &GameState) -> String {
-    match l.status {
-        Status::Lobby => "набор игроков".to_string(),
-        Status::Over => match l.winner() {
-            Some(w) => format!("игра окончена: {}", w.ru()),
-            None => "игра окончена".to_string(),
-        },
-        Status::Running if l.paused_at.is_some() => format!("на паузе, день {}", l.days.len()),
-        Status::Running => match l.open_day() {
-            Some(d) => format!("идёт день {d}"),
-            None => format!("ночь после дня {}", l.days.len()),
-        },
+pub fn game_status(phase: Phase) -> String {
+    match phase {
+        Phase::Lobby => "набор игроков".to_string(),
+        Phase::Over { winner: Some(w) } => format!("игра окончена: {}", w.ru()),
+        Phase::Over { winner: None } => "игра окончена".to_string(),
+        Phase::Paused { day } => format!("на паузе, день {day}"),
+        Phase::Day { day } => format!("идёт день {day}"),
+        Phase::Night { after } => format!("ночь после дня {after}"),
     }
 }
 
