@@ -14,18 +14,95 @@ pub struct View<'a> {
     pub me: PlayerId,
     /// The living players in list order, when the driver has them at hand.
     living: Option<&'a [PlayerId]>,
+    /// Every player's voting record ([`Public::record`]), when the driver gathered it.
+    record: Option<&'a [i32]>,
+}
+
+/// What every player sees alike during a day's rounds of orders — the living players and
+/// each player's voting record — gathered once by the driver for all the bots, instead of
+/// by every bot again (issue 32, point 6: that repeated work grew with the cube of the
+/// player count). Public facts only: nothing in it is secret from any seat. Orders sent
+/// during a round change none of it, nor does the 13:00 stage (nobody dies or is revealed
+/// then), so one gathering after the day opens serves the day's morning and afternoon.
+#[derive(Clone, Debug, Default)]
+pub struct Public {
+    living: Vec<PlayerId>,
+    record: Vec<i32>,
+}
+
+impl Public {
+    /// Gathers the public facts of `m` now, keeping the buffers.
+    pub fn gather(&mut self, m: &Match) {
+        m.state().living_into(&mut self.living);
+        voting_record(m, &mut self.record);
+    }
+
+    /// The living players, in list order.
+    pub fn living(&self) -> &[PlayerId] {
+        &self.living
+    }
+
+    /// A player's voting record: see [`voting_record`].
+    pub fn record(&self, p: PlayerId) -> i32 {
+        self.record[p.index()]
+    }
+}
+
+/// Every player's voting record from the public record of the past days, by player index:
+/// each vote counted for a lynched player whose role the newspaper revealed adds 1 when
+/// that role was not a werewolf's side and takes 1 away when it was. The sensible bots
+/// suspect the highest record.
+pub fn voting_record(m: &Match, out: &mut Vec<i32>) {
+    out.clear();
+    out.resize(m.state().players().len(), 0);
+    for d in &m.days {
+        if d.lynched.is_empty() {
+            continue;
+        }
+        for b in &d.ballots {
+            if d.lynched.contains(&b.target) {
+                let pl = m.state().player(b.target);
+                if pl.role_public {
+                    out[b.voter.index()] += if pl.role.side() == Side::Werewolves { -1 } else { 1 };
+                }
+            }
+        }
+    }
 }
 
 impl<'a> View<'a> {
     pub fn new(m: &'a Match, me: PlayerId) -> View<'a> {
-        View { m, me, living: None }
+        View { m, me, living: None, record: None }
     }
 
     /// A view with the living players (in list order, as [`View::living`] gives them)
     /// already gathered by the driver, shared by every bot of the day.
     pub fn with_living(m: &'a Match, me: PlayerId, living: &'a [PlayerId]) -> View<'a> {
         debug_assert!(living.iter().copied().eq(m.state().living()));
-        View { m, me, living: Some(living) }
+        View { m, me, living: Some(living), record: None }
+    }
+
+    /// A view with the day's public facts gathered once by the driver for every bot
+    /// ([`Public::gather`] since the day opened).
+    pub fn with_public(m: &'a Match, me: PlayerId, public: &'a Public) -> View<'a> {
+        debug_assert!(public.living.iter().copied().eq(m.state().living()));
+        View { m, me, living: Some(&public.living), record: Some(&public.record) }
+    }
+
+    /// Every player's voting record ([`voting_record`]), if the driver gathered it.
+    pub fn record_slice(&self) -> Option<&'a [i32]> {
+        self.record
+    }
+
+    /// Fills `out` with every player's voting record ([`voting_record`]).
+    pub fn record_into(&self, out: &mut Vec<i32>) {
+        match self.record {
+            Some(r) => {
+                out.clear();
+                out.extend_from_slice(r)
+            }
+            None => voting_record(self.m, out),
+        }
     }
 
     /// The role this player was told (their `Role` notice), a turned halfblood counting
@@ -381,6 +458,8 @@ pub struct SensibleBot {
     seen: usize,
     living: Vec<PlayerId>,
     buf: Vec<PlayerId>,
+    /// Every player's voting record, when the driver did not gather it.
+    record: Vec<i32>,
 }
 
 impl SensibleBot {
@@ -431,6 +510,15 @@ impl SensibleBot {
     /// suspected (ties at random) and the score.
     fn suspect(&mut self, v: &View, rng: &mut ChaCha8Rng) -> Option<(PlayerId, i32)> {
         self.buf.clear();
+        // Every player's record at once (the driver gathers it once a day for all bots),
+        // not the whole record read again for each living player.
+        let record = match v.record_slice() {
+            Some(r) => r,
+            None => {
+                v.record_into(&mut self.record);
+                &self.record
+            }
+        };
         let mut best_score = i32::MIN;
         for &p in &self.living {
             if p == v.me || self.cleared(v, p) || self.in_pack(v, p) {
@@ -439,16 +527,7 @@ impl SensibleBot {
             if v.public_role(p).is_some_and(|r| r.side() != Side::Werewolves) {
                 continue;
             }
-            let mut s = 0;
-            for d in v.days() {
-                for b in &d.ballots {
-                    if b.voter == p && d.lynched.contains(&b.target) {
-                        if let Some(r) = v.public_role(b.target) {
-                            s += if r.side() == Side::Werewolves { -1 } else { 1 };
-                        }
-                    }
-                }
-            }
+            let s = record[p.index()];
             if s > best_score {
                 best_score = s;
                 self.buf.clear();
@@ -631,13 +710,14 @@ impl Bot for SensibleBot {
     }
 
     fn reset(&mut self) -> bool {
-        let SensibleBot { role, pack, checked, seen, living, buf } = self;
+        let SensibleBot { role, pack, checked, seen, living, buf, record } = self;
         *role = None;
         pack.clear();
         checked.clear();
         *seen = 0;
         living.clear();
         buf.clear();
+        record.clear();
         true
     }
 }

@@ -71,7 +71,7 @@
 mod bot;
 mod sim;
 
-pub use bot::{Bot, BotKind, RandomBot, SensibleBot, View};
+pub use bot::{voting_record, Bot, BotKind, Public, RandomBot, SensibleBot, View};
 pub use sim::{
     game_seed, has_morning, play_match, play_one, play_with, simulate, simulate_bots, simulate_while, simulate_with,
     Config, Factory, GameResult, Rate, Summary, Survival,

@@ -1,11 +1,11 @@
 //! Many games in parallel, deterministic for a seed regardless of the thread count.
 
-use ostrov_engine::{Actor, Clock, Command, DayPlan, Event, Match, PlayerId, Role, Rules, Seat, Setup, Winner};
+use ostrov_engine::{Actor, Clock, Command, DayPlan, Event, Match, Role, Rules, Seat, Setup, Winner};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::bot::{make, Bot, BotKind, View};
+use crate::bot::{make, Bot, BotKind, Public, View};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -67,7 +67,8 @@ struct Scratch {
     setup: Option<Setup>,
     roles: Vec<Role>,
     cmds: Vec<Command>,
-    living: Vec<PlayerId>,
+    /// The day's public facts, gathered once for all the bots.
+    public: Public,
     /// The bots of the last game, reset for the next one (see [`Bot::reset`]).
     bots: Vec<Box<dyn Bot>>,
     /// The last game's match, renewed for the next one.
@@ -95,15 +96,15 @@ pub fn has_morning(event: Option<Event>) -> bool {
 fn round(
     m: &mut Match,
     bots: &mut [Box<dyn Bot>],
-    living: &[PlayerId],
+    public: &Public,
     rng: &mut ChaCha8Rng,
     cmds: &mut Vec<Command>,
     morning: bool,
 ) {
     let at = if morning { Clock::NOON } else { AFTERNOON };
-    for &p in living {
+    for &p in public.living() {
         cmds.clear();
-        let view = View::with_living(m, p, living);
+        let view = View::with_public(m, p, public);
         let bot = &mut bots[p.index()];
         if morning {
             bot.morning(&view, rng, cmds);
@@ -153,21 +154,21 @@ fn run<'s>(cfg: &Config, index: u64, factory: &Factory, scratch: &'s mut Scratch
         bots.extend((0..n).map(|_| factory()));
     }
     let plan = DayPlan::default();
-    let (cmds, living) = (&mut scratch.cmds, &mut scratch.living);
+    let (cmds, public) = (&mut scratch.cmds, &mut scratch.public);
     while m.winner().is_none() {
         if m.open_day(&plan).is_err() {
             break;
         }
-        m.state().living_into(living);
+        public.gather(m);
         // Before 13:00, on a day whose event takes acts then: the event acts and morning
         // item uses (R-EVENT-1). On other days nothing an order could change is settled at
         // 13:00, so one round after it plays the same game.
         if has_morning(m.state().event()) {
-            round(m, bots, living, &mut rng, cmds, true);
+            round(m, bots, public, &mut rng, cmds, true);
         }
         // The 13:00 stage, so that the afternoon's orders see its news. Nobody dies at 13:00.
         m.midday_stage();
-        round(m, bots, living, &mut rng, cmds, false);
+        round(m, bots, public, &mut rng, cmds, false);
         if m.close_day().is_err() {
             break;
         }
