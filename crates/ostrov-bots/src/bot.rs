@@ -5,6 +5,8 @@ use ostrov_engine::{
     Side, Spent, Targets,
 };
 use rand::{Rng, RngCore};
+
+pub use crate::public::{voting_record, Public};
 use rand_chacha::ChaCha8Rng;
 
 /// What one player may see: their own seat, role, item and notices; the public records.
@@ -14,95 +16,32 @@ pub struct View<'a> {
     pub me: PlayerId,
     /// The living players in list order, when the driver has them at hand.
     living: Option<&'a [PlayerId]>,
-    /// Every player's voting record ([`Public::record`]), when the driver gathered it.
-    record: Option<&'a [i32]>,
-}
-
-/// What every player sees alike during a day's rounds of orders — the living players and
-/// each player's voting record — gathered once by the driver for all the bots, instead of
-/// by every bot again (issue 32, point 6: that repeated work grew with the cube of the
-/// player count). Public facts only: nothing in it is secret from any seat. Orders sent
-/// during a round change none of it, nor does the 13:00 stage (nobody dies or is revealed
-/// then), so one gathering after the day opens serves the day's morning and afternoon.
-#[derive(Clone, Debug, Default)]
-pub struct Public {
-    living: Vec<PlayerId>,
-    record: Vec<i32>,
-}
-
-impl Public {
-    /// Gathers the public facts of `m` now, keeping the buffers.
-    pub fn gather(&mut self, m: &Match) {
-        m.state().living_into(&mut self.living);
-        voting_record(m, &mut self.record);
-    }
-
-    /// The living players, in list order.
-    pub fn living(&self) -> &[PlayerId] {
-        &self.living
-    }
-
-    /// A player's voting record: see [`voting_record`].
-    pub fn record(&self, p: PlayerId) -> i32 {
-        self.record[p.index()]
-    }
-}
-
-/// Every player's voting record from the public record of the past days, by player index:
-/// each vote counted for a lynched player whose role the newspaper revealed adds 1 when
-/// that role was not a werewolf's side and takes 1 away when it was. The sensible bots
-/// suspect the highest record.
-pub fn voting_record(m: &Match, out: &mut Vec<i32>) {
-    out.clear();
-    out.resize(m.state().players().len(), 0);
-    for d in &m.days {
-        if d.lynched.is_empty() {
-            continue;
-        }
-        for b in &d.ballots {
-            if d.lynched.contains(&b.target) {
-                let pl = m.state().player(b.target);
-                if pl.role_public {
-                    out[b.voter.index()] += if pl.role.side() == Side::Werewolves { -1 } else { 1 };
-                }
-            }
-        }
-    }
+    /// The day's public facts, when the driver gathered them for every bot.
+    public: Option<&'a Public>,
 }
 
 impl<'a> View<'a> {
     pub fn new(m: &'a Match, me: PlayerId) -> View<'a> {
-        View { m, me, living: None, record: None }
+        View { m, me, living: None, public: None }
     }
 
     /// A view with the living players (in list order, as [`View::living`] gives them)
     /// already gathered by the driver, shared by every bot of the day.
     pub fn with_living(m: &'a Match, me: PlayerId, living: &'a [PlayerId]) -> View<'a> {
         debug_assert!(living.iter().copied().eq(m.state().living()));
-        View { m, me, living: Some(living), record: None }
+        View { m, me, living: Some(living), public: None }
     }
 
     /// A view with the day's public facts gathered once by the driver for every bot
     /// ([`Public::gather`] since the day opened).
     pub fn with_public(m: &'a Match, me: PlayerId, public: &'a Public) -> View<'a> {
-        debug_assert!(public.living.iter().copied().eq(m.state().living()));
-        View { m, me, living: Some(&public.living), record: Some(&public.record) }
+        debug_assert!(public.living().iter().copied().eq(m.state().living()));
+        View { m, me, living: Some(public.living()), public: Some(public) }
     }
 
-    /// Every player's voting record ([`voting_record`]), if the driver gathered it.
-    pub fn record_slice(&self) -> Option<&'a [i32]> {
-        self.record
-    }
-
-    /// Fills `out` with every player's voting record ([`voting_record`]).
-    pub fn record_into(&self, out: &mut Vec<i32>) {
-        match self.record {
-            Some(r) => {
-                out.clear();
-                out.extend_from_slice(r)
-            }
-            None => voting_record(self.m, out),
-        }
+    /// The day's public facts, if the driver gathered them (see [`View::with_public`]).
+    pub fn public(&self) -> Option<&'a Public> {
+        self.public
     }
 
     /// The role this player was told (their `Role` notice), a turned halfblood counting
@@ -176,6 +115,11 @@ impl<'a> View<'a> {
             }
             None => self.m.state().living_into(out),
         }
+    }
+
+    /// How many seats the game has.
+    pub fn player_count(&self) -> usize {
+        self.m.state().players().len()
     }
 
     /// Whether `p` is alive (public).
@@ -452,6 +396,8 @@ impl Bot for RandomBot {
 pub struct SensibleBot {
     role: Option<Role>,
     pack: Vec<PlayerId>,
+    /// `pack`, by player index.
+    packed: Vec<bool>,
     /// Checked players and the result (true: werewolf).
     checked: Vec<(PlayerId, bool)>,
     /// Notices read so far.
@@ -460,12 +406,19 @@ pub struct SensibleBot {
     buf: Vec<PlayerId>,
     /// Every player's voting record, when the driver did not gather it.
     record: Vec<i32>,
+    /// Positions in the day's ranking that this bot does not suspect.
+    out: Vec<usize>,
 }
 
 impl SensibleBot {
     fn learn(&mut self, v: &View) {
         if self.role.is_none() {
             self.pack = v.pack();
+            self.packed.clear();
+            self.packed.resize(v.player_count(), false);
+            for p in &self.pack {
+                self.packed[p.index()] = true;
+            }
         }
         self.role = Some(v.role());
         for k in v.notices_since(self.seen) {
@@ -481,9 +434,15 @@ impl SensibleBot {
         self.role.is_some_and(|r| r.side() == Side::Werewolves)
     }
 
+    /// Whether `p` is in my pack (me included, if I have one).
+    #[inline]
+    fn packs(&self, p: PlayerId) -> bool {
+        self.packed.get(p.index()).copied().unwrap_or(false)
+    }
+
     /// A living packmate (not me).
     fn in_pack(&self, v: &View, p: PlayerId) -> bool {
-        p != v.me && self.pack.contains(&p)
+        p != v.me && self.packs(p)
     }
 
     /// A civilian's trust: checked "not a werewolf" by me, or a civilian role the
@@ -509,16 +468,11 @@ impl SensibleBot {
     /// lynched is suspicious, voting for lynched werewolves is not. Returns the most
     /// suspected (ties at random) and the score.
     fn suspect(&mut self, v: &View, rng: &mut ChaCha8Rng) -> Option<(PlayerId, i32)> {
+        if let Some(public) = v.public() {
+            return self.suspect_ranked(v, public, rng);
+        }
         self.buf.clear();
-        // Every player's record at once (the driver gathers it once a day for all bots),
-        // not the whole record read again for each living player.
-        let record = match v.record_slice() {
-            Some(r) => r,
-            None => {
-                v.record_into(&mut self.record);
-                &self.record
-            }
-        };
+        voting_record(v.m, &mut self.record);
         let mut best_score = i32::MIN;
         for &p in &self.living {
             if p == v.me || self.cleared(v, p) || self.in_pack(v, p) {
@@ -527,7 +481,7 @@ impl SensibleBot {
             if v.public_role(p).is_some_and(|r| r.side() != Side::Werewolves) {
                 continue;
             }
-            let s = record[p.index()];
+            let s = self.record[p.index()];
             if s > best_score {
                 best_score = s;
                 self.buf.clear();
@@ -539,20 +493,65 @@ impl SensibleBot {
         pick(rng, &self.buf).map(|p| (p, best_score))
     }
 
+    /// [`SensibleBot::suspect`] from the day's ranking, gathered once for every bot: the
+    /// same choice (the same candidates, the same random draw), without reading every
+    /// living player. The candidates are the ranked players but me, those I checked and
+    /// found clear, and my packmates; the most suspected are the first group of equal
+    /// records that keeps a candidate, and the pick is the draw's candidate among them in
+    /// list order.
+    fn suspect_ranked(&mut self, v: &View, public: &Public, rng: &mut ChaCha8Rng) -> Option<(PlayerId, i32)> {
+        // My exclusions, as positions in the ranking, in order.
+        let out = &mut self.out;
+        out.clear();
+        out.extend(public.rank(v.me));
+        out.extend(self.checked.iter().filter(|c| !c.1).filter_map(|c| public.rank(c.0)));
+        out.extend(self.pack.iter().filter_map(|p| public.rank(*p)));
+        out.sort_unstable();
+        out.dedup();
+        let ranked = public.ranked();
+        let (mut start, mut e) = (0, 0);
+        while start < ranked.len() {
+            let end = public.group_end(start);
+            let e2 = e + out[e..].iter().take_while(|x| **x < end).count();
+            let free = end - start - (e2 - e);
+            if free > 0 {
+                let mut k = start + rng.gen_range(0..free);
+                for &x in &out[e..e2] {
+                    if x <= k {
+                        k += 1;
+                    } else {
+                        break;
+                    }
+                }
+                return Some((ranked[k], public.record(ranked[k])));
+            }
+            (start, e) = (end, e2);
+        }
+        None
+    }
+
     /// The day's vote: the pack's common target for werewolves; a civilian's known
     /// (checked) werewolf, else the most suspected player.
     fn vote(&mut self, v: &View, rng: &mut ChaCha8Rng) -> Option<PlayerId> {
         if self.wolf_side() {
             // The pack votes together: the day's common target, by a shared day-seeded choice.
-            self.buf.clear();
-            self.buf.extend(self.living.iter().copied().filter(|p| !self.pack.contains(p) && *p != v.me));
+            // The k-th living player outside the pack, counted without gathering them.
+            let me = v.me;
+            let prey = |p: &&PlayerId| !self.packs(**p) && **p != me;
+            let n = self.living.iter().filter(prey).count();
             let first = self.pack.iter().find(|p| v.alive(**p)).map_or(0, |p| p.index());
             let day = v.day() as usize;
-            (!self.buf.is_empty()).then(|| self.buf[(day * 7919 + first) % self.buf.len()])
+            (n > 0).then(|| *self.living.iter().filter(prey).nth((day * 7919 + first) % n).expect("k < n"))
         } else {
             let known = self.checked.iter().find(|c| c.1 && v.alive(c.0)).map(|c| c.0);
-            let revealed =
-                self.living.iter().copied().find(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves));
+            let revealed = match v.public() {
+                Some(public) => public.revealed_wolf(),
+                None => self
+                    .living
+                    .iter()
+                    .copied()
+                    .find(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves)),
+            };
             known.or(revealed).or_else(|| self.suspect(v, rng).map(|s| s.0))
         }
     }
@@ -591,7 +590,7 @@ impl Bot for SensibleBot {
             Some(Event::Exchange) => {
                 if self.wolf_side() {
                     // The pack swaps among itself, in pairs by list order: 1st with 2nd, 3rd with 4th …
-                    let pack: Vec<PlayerId> = self.living.iter().copied().filter(|p| self.pack.contains(p)).collect();
+                    let pack: Vec<PlayerId> = self.living.iter().copied().filter(|p| self.packs(*p)).collect();
                     if let Some(i) = pack.iter().position(|p| *p == me) {
                         if let Some(&mate) = pack.get(i ^ 1) {
                             out.push(Command::Exchange(mate));
@@ -670,7 +669,9 @@ impl Bot for SensibleBot {
         let others = self.living.iter().copied().filter(|p| *p != me);
         let night = match role {
             Role::Werewolf => {
-                self.buf.extend(others.filter(|p| !self.pack.contains(p) && Some(*p) != vote));
+                let packed = &self.packed;
+                let packs = |p: PlayerId| packed.get(p.index()).copied().unwrap_or(false);
+                self.buf.extend(others.filter(|p| !packs(*p) && Some(*p) != vote));
                 if self.buf.is_empty() {
                     self.buf.extend(vote);
                 }
@@ -710,14 +711,16 @@ impl Bot for SensibleBot {
     }
 
     fn reset(&mut self) -> bool {
-        let SensibleBot { role, pack, checked, seen, living, buf, record } = self;
+        let SensibleBot { role, pack, packed, checked, seen, living, buf, record, out } = self;
         *role = None;
         pack.clear();
+        packed.clear();
         checked.clear();
         *seen = 0;
         living.clear();
         buf.clear();
         record.clear();
+        out.clear();
         true
     }
 }

@@ -69,6 +69,7 @@
 //!   call: the first living player in list order asks whether their suspect is a werewolf.
 
 mod bot;
+mod public;
 mod sim;
 
 pub use bot::{voting_record, Bot, BotKind, Public, RandomBot, SensibleBot, View};
