@@ -24,14 +24,36 @@ pub struct Public {
     rank: Vec<u32>,
     /// The first living player, in list order, the newspaper revealed as a werewolf's side.
     revealed_wolf: Option<PlayerId>,
+    /// The past days already read into `lynched` (the record is kept up as days close).
+    days_read: usize,
+    /// Every lynched player of the days read, with the voters for them (a range of
+    /// `voters`) and what each of those votes now adds to the record.
+    lynched: Vec<(PlayerId, std::ops::Range<u32>, i32)>,
+    voters: Vec<PlayerId>,
 }
 
 impl Public {
-    /// Gathers the public facts of `m` now, keeping the buffers.
+    /// Forgets the game gathered so far, keeping the buffers: for a match that starts a
+    /// new game ([`Match::renew`]).
+    pub fn clear(&mut self) {
+        self.days_read = 0;
+        self.lynched.clear();
+        self.voters.clear();
+        self.record.clear();
+    }
+
+    /// Gathers the public facts of `m` now, keeping the buffers. The voting record is
+    /// kept up from the last gathering: between two gatherings `m` plays on, or
+    /// [`Public::clear`] is called first.
     pub fn gather(&mut self, m: &Match) {
         let st = m.state();
         st.living_into(&mut self.living);
-        voting_record(m, &mut self.record);
+        self.keep_record(m);
+        debug_assert!({
+            let mut full = Vec::new();
+            voting_record(m, &mut full);
+            full == self.record
+        });
         let public_side = |p: PlayerId| {
             let pl = st.player(p);
             pl.role_public.then(|| pl.role.side())
@@ -56,6 +78,42 @@ impl Public {
         self.rank.resize(self.record.len(), u32::MAX);
         for (i, p) in self.ranked.iter().enumerate() {
             self.rank[p.index()] = i as u32;
+        }
+    }
+
+    /// [`voting_record`], from the last gathering's: the new days' lynched players and
+    /// their voters are read once, and a vote's weight changes when its lynched player's
+    /// role is revealed (or hidden) in the newspaper.
+    fn keep_record(&mut self, m: &Match) {
+        let st = m.state();
+        if self.days_read > m.days.len() || self.record.len() != st.players().len() {
+            self.clear();
+            self.record.resize(st.players().len(), 0);
+        }
+        for d in &m.days[self.days_read..] {
+            for (i, &t) in d.lynched.iter().enumerate() {
+                if d.lynched[..i].contains(&t) {
+                    continue;
+                }
+                let from = self.voters.len() as u32;
+                self.voters.extend(d.ballots.iter().filter(|b| b.target == t).map(|b| b.voter));
+                self.lynched.push((t, from..self.voters.len() as u32, 0));
+            }
+        }
+        self.days_read = m.days.len();
+        for (t, voters, weight) in &mut self.lynched {
+            let pl = st.player(*t);
+            let now = match (pl.role_public, pl.role.side()) {
+                (false, _) => 0,
+                (true, Side::Werewolves) => -1,
+                (true, _) => 1,
+            };
+            if now != *weight {
+                for v in &self.voters[voters.start as usize..voters.end as usize] {
+                    self.record[v.index()] += now - *weight;
+                }
+                *weight = now;
+            }
         }
     }
 

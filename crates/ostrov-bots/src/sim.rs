@@ -155,6 +155,7 @@ fn run<'s>(cfg: &Config, index: u64, factory: &Factory, scratch: &'s mut Scratch
     }
     let plan = DayPlan::default();
     let (cmds, public) = (&mut scratch.cmds, &mut scratch.public);
+    public.clear();
     while m.winner().is_none() {
         if m.open_day(&plan).is_err() {
             break;
