@@ -421,9 +421,13 @@ impl SensibleBot {
             }
         }
         self.role = Some(v.role());
-        for k in v.notices_since(self.seen) {
-            if let NoticeKind::Check { target, result } = k {
-                self.checked.push((*target, *result == CheckResult::Werewolf));
+        // Only the seer is told check results (the engine's step 15): nobody else reads
+        // every notice of the table again each round.
+        if self.role == Some(Role::Seer) {
+            for k in v.notices_since(self.seen) {
+                if let NoticeKind::Check { target, result } = k {
+                    self.checked.push((*target, *result == CheckResult::Werewolf));
+                }
             }
         }
         self.seen = v.notice_count();

@@ -62,9 +62,12 @@ impl Public {
         self.ranked.clear();
         self.ranked
             .extend(self.living.iter().copied().filter(|p| public_side(*p).is_none_or(|s| s == Side::Werewolves)));
-        // A stable sort: list order kept within one record.
+        // A stable sort: list order kept within one record (no sort while every record
+        // is still in order, as on the first days).
         let record = &self.record;
-        self.ranked.sort_by_key(|p| std::cmp::Reverse(record[p.index()]));
+        if self.ranked.windows(2).any(|w| record[w[0].index()] < record[w[1].index()]) {
+            self.ranked.sort_by_key(|p| std::cmp::Reverse(record[p.index()]));
+        }
         self.group_end.clear();
         self.group_end.resize(self.ranked.len(), 0);
         let mut end = self.ranked.len();
