@@ -20,6 +20,11 @@
 //!    the 13:00 news (a new item from the bunker or an exchange, a recharged one …);
 //! 5. [`Match::close_day`](ostrov_engine::Match::close_day): the 21:00 resolution.
 //!
+//! Before the rounds the driver gathers the day's public facts once for all the bots
+//! ([`Public`]: the living, each player's voting record, the sensible bots' suspicion
+//! ranking), which each bot's [`View`] shares: work every bot would otherwise repeat on
+//! the same public record, which grew with the cube of the player count (issue 32).
+//!
 //! Orders go through `Match::try_send` (`try_submit` without making an `Order`): what the
 //! engine refuses is dropped. Nobody plays the host: the Spirit's questions go unanswered
 //! (the host may decline, R-SPIRIT-1), nobody is penalised or removed. A worker keeps its match and its bots from game to

@@ -15,8 +15,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use ostrov_bots::{play_match, simulate, simulate_while, Bot, BotKind, Config, View};
-use ostrov_engine::{Command, Roster, Rules, Setup, Winner};
+use ostrov_bots::{game_seed, has_morning, play_match, simulate, simulate_while, Bot, BotKind, Config, View};
+use ostrov_engine::{Actor, Clock, Command, DayPlan, Match, PlayerId, Roster, Rules, Seat, Setup, Winner};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// FNV-1a, 64 bits.
@@ -173,4 +174,77 @@ fn the_bots_play_the_same_games_bit_for_bit() {
         }
     }
     assert!(wrong.is_empty(), "the bots play other games than before:\n{}", wrong.join("\n"));
+}
+
+/// The same game as `play_match` plays, driven without the day's gathered public facts:
+/// every bot's view is `View::with_living` (or `View::new`), as a driver other than the
+/// simulator may give it, so the bots work the facts out themselves.
+fn play_alone(cfg: &Config, index: u64, shared_living: bool) -> Match {
+    let seed = game_seed(cfg.seed, index);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(7);
+    let mut roles = cfg.roles.clone();
+    rand::seq::SliceRandom::shuffle(roles.as_mut_slice(), &mut rng);
+    let setup = Setup {
+        title: None,
+        seed,
+        rules: cfg.rules.clone(),
+        seats: roles.iter().enumerate().map(|(i, r)| Seat::new(format!("p{i}"), *r, None)).collect(),
+        deck: cfg.deck.clone(),
+        blanks: 0,
+        shuffle: false,
+    };
+    let mut m = Match::new(&setup, false);
+    let mut bots: Vec<_> = setup.seats.iter().map(|_| cfg.bots.make()).collect();
+    let mut cmds = Vec::new();
+    while m.winner().is_none() {
+        if m.open_day(&DayPlan::default()).is_err() {
+            break;
+        }
+        let living: Vec<PlayerId> = m.state().living().collect();
+        for morning in [true, false] {
+            if morning && !has_morning(m.state().event()) {
+                continue;
+            }
+            if !morning {
+                m.midday_stage();
+            }
+            let at = if morning { Clock::NOON } else { Clock::hm(14, 0) };
+            for &p in &living {
+                cmds.clear();
+                let view = if shared_living { View::with_living(&m, p, &living) } else { View::new(&m, p) };
+                if morning {
+                    bots[p.index()].morning(&view, &mut rng, &mut cmds);
+                } else {
+                    bots[p.index()].orders(&view, &mut rng, &mut cmds);
+                }
+                for c in &cmds {
+                    let _ = m.try_send(Actor::Player(p), at, c);
+                }
+            }
+        }
+        if m.close_day().is_err() {
+            break;
+        }
+    }
+    m
+}
+
+#[test]
+fn bots_without_the_gathered_facts_play_the_same_games() {
+    for (n, games) in [(8, 60), (15, 40), (40, 12)] {
+        for deck in [true, false] {
+            let cfg = config(n, BotKind::Sensible, deck, games);
+            let factory = || BotKind::Sensible.make();
+            for i in 0..games {
+                let m = play_match(&cfg, i, &factory);
+                let want = format!("{:?} {:?}", m.days, m.state().players());
+                for shared_living in [true, false] {
+                    let alone = play_alone(&cfg, i, shared_living);
+                    let got = format!("{:?} {:?}", alone.days, alone.state().players());
+                    assert!(got == want, "{n} players, deck {deck}, game {i}: another game without Public");
+                }
+            }
+        }
+    }
 }
