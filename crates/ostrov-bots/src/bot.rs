@@ -5,9 +5,9 @@ use ostrov_engine::{
     Side, Spent, Targets,
 };
 use rand::{Rng, RngCore};
+use rand_chacha::ChaCha8Rng;
 
 pub use crate::public::{voting_record, Public};
-use rand_chacha::ChaCha8Rng;
 
 /// What one player may see: their own seat, role, item and notices; the public records.
 pub struct View<'a> {
@@ -421,7 +421,7 @@ impl SensibleBot {
             }
         }
         self.role = Some(v.role());
-        // Only the seer is told check results (the engine's step 15): nobody else reads
+        // Only the seer is told check results (the engine's step 16): nobody else reads
         // every notice of the table again each round.
         if self.role == Some(Role::Seer) {
             for k in v.notices_since(self.seen) {
@@ -545,7 +545,10 @@ impl SensibleBot {
             let n = self.living.iter().filter(prey).count();
             let first = self.pack.iter().find(|p| v.alive(**p)).map_or(0, |p| p.index());
             let day = v.day() as usize;
-            (n > 0).then(|| *self.living.iter().filter(prey).nth((day * 7919 + first) % n).expect("k < n"))
+            if n == 0 {
+                return None;
+            }
+            self.living.iter().filter(prey).nth((day * 7919 + first) % n).copied()
         } else {
             let known = self.checked.iter().find(|c| c.1 && v.alive(c.0)).map(|c| c.0);
             let revealed = match v.public() {
