@@ -7,6 +7,8 @@ use ostrov_engine::{
 use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 
+pub use crate::public::{voting_record, Public};
+
 /// What one player may see: their own seat, role, item and notices; the public records.
 pub struct View<'a> {
     m: &'a Match,
@@ -14,18 +16,32 @@ pub struct View<'a> {
     pub me: PlayerId,
     /// The living players in list order, when the driver has them at hand.
     living: Option<&'a [PlayerId]>,
+    /// The day's public facts, when the driver gathered them for every bot.
+    public: Option<&'a Public>,
 }
 
 impl<'a> View<'a> {
     pub fn new(m: &'a Match, me: PlayerId) -> View<'a> {
-        View { m, me, living: None }
+        View { m, me, living: None, public: None }
     }
 
     /// A view with the living players (in list order, as [`View::living`] gives them)
     /// already gathered by the driver, shared by every bot of the day.
     pub fn with_living(m: &'a Match, me: PlayerId, living: &'a [PlayerId]) -> View<'a> {
         debug_assert!(living.iter().copied().eq(m.state().living()));
-        View { m, me, living: Some(living) }
+        View { m, me, living: Some(living), public: None }
+    }
+
+    /// A view with the day's public facts gathered once by the driver for every bot
+    /// ([`Public::gather`] since the day opened).
+    pub fn with_public(m: &'a Match, me: PlayerId, public: &'a Public) -> View<'a> {
+        debug_assert!(public.living().iter().copied().eq(m.state().living()));
+        View { m, me, living: Some(public.living()), public: Some(public) }
+    }
+
+    /// The day's public facts, if the driver gathered them (see [`View::with_public`]).
+    pub fn public(&self) -> Option<&'a Public> {
+        self.public
     }
 
     /// The role this player was told (their `Role` notice), a turned halfblood counting
@@ -99,6 +115,11 @@ impl<'a> View<'a> {
             }
             None => self.m.state().living_into(out),
         }
+    }
+
+    /// How many seats the game has.
+    pub fn player_count(&self) -> usize {
+        self.m.state().players().len()
     }
 
     /// Whether `p` is alive (public).
@@ -375,23 +396,38 @@ impl Bot for RandomBot {
 pub struct SensibleBot {
     role: Option<Role>,
     pack: Vec<PlayerId>,
+    /// `pack`, by player index.
+    packed: Vec<bool>,
     /// Checked players and the result (true: werewolf).
     checked: Vec<(PlayerId, bool)>,
     /// Notices read so far.
     seen: usize,
     living: Vec<PlayerId>,
     buf: Vec<PlayerId>,
+    /// Every player's voting record, when the driver did not gather it.
+    record: Vec<i32>,
+    /// Positions in the day's ranking that this bot does not suspect.
+    out: Vec<usize>,
 }
 
 impl SensibleBot {
     fn learn(&mut self, v: &View) {
         if self.role.is_none() {
             self.pack = v.pack();
+            self.packed.clear();
+            self.packed.resize(v.player_count(), false);
+            for p in &self.pack {
+                self.packed[p.index()] = true;
+            }
         }
         self.role = Some(v.role());
-        for k in v.notices_since(self.seen) {
-            if let NoticeKind::Check { target, result } = k {
-                self.checked.push((*target, *result == CheckResult::Werewolf));
+        // Only the seer is told check results (the engine's step 16): nobody else reads
+        // every notice of the table again each round.
+        if self.role == Some(Role::Seer) {
+            for k in v.notices_since(self.seen) {
+                if let NoticeKind::Check { target, result } = k {
+                    self.checked.push((*target, *result == CheckResult::Werewolf));
+                }
             }
         }
         self.seen = v.notice_count();
@@ -402,9 +438,15 @@ impl SensibleBot {
         self.role.is_some_and(|r| r.side() == Side::Werewolves)
     }
 
+    /// Whether `p` is in my pack (me included, if I have one).
+    #[inline]
+    fn packs(&self, p: PlayerId) -> bool {
+        self.packed.get(p.index()).copied().unwrap_or(false)
+    }
+
     /// A living packmate (not me).
     fn in_pack(&self, v: &View, p: PlayerId) -> bool {
-        p != v.me && self.pack.contains(&p)
+        p != v.me && self.packs(p)
     }
 
     /// A civilian's trust: checked "not a werewolf" by me, or a civilian role the
@@ -430,7 +472,11 @@ impl SensibleBot {
     /// lynched is suspicious, voting for lynched werewolves is not. Returns the most
     /// suspected (ties at random) and the score.
     fn suspect(&mut self, v: &View, rng: &mut ChaCha8Rng) -> Option<(PlayerId, i32)> {
+        if let Some(public) = v.public() {
+            return self.suspect_ranked(v, public, rng);
+        }
         self.buf.clear();
+        voting_record(v.m, &mut self.record);
         let mut best_score = i32::MIN;
         for &p in &self.living {
             if p == v.me || self.cleared(v, p) || self.in_pack(v, p) {
@@ -439,16 +485,7 @@ impl SensibleBot {
             if v.public_role(p).is_some_and(|r| r.side() != Side::Werewolves) {
                 continue;
             }
-            let mut s = 0;
-            for d in v.days() {
-                for b in &d.ballots {
-                    if b.voter == p && d.lynched.contains(&b.target) {
-                        if let Some(r) = v.public_role(b.target) {
-                            s += if r.side() == Side::Werewolves { -1 } else { 1 };
-                        }
-                    }
-                }
-            }
+            let s = self.record[p.index()];
             if s > best_score {
                 best_score = s;
                 self.buf.clear();
@@ -460,20 +497,68 @@ impl SensibleBot {
         pick(rng, &self.buf).map(|p| (p, best_score))
     }
 
+    /// [`SensibleBot::suspect`] from the day's ranking, gathered once for every bot: the
+    /// same choice (the same candidates, the same random draw), without reading every
+    /// living player. The candidates are the ranked players but me, those I checked and
+    /// found clear, and my packmates; the most suspected are the first group of equal
+    /// records that keeps a candidate, and the pick is the draw's candidate among them in
+    /// list order.
+    fn suspect_ranked(&mut self, v: &View, public: &Public, rng: &mut ChaCha8Rng) -> Option<(PlayerId, i32)> {
+        // My exclusions, as positions in the ranking, in order.
+        let out = &mut self.out;
+        out.clear();
+        out.extend(public.rank(v.me));
+        out.extend(self.checked.iter().filter(|c| !c.1).filter_map(|c| public.rank(c.0)));
+        out.extend(self.pack.iter().filter_map(|p| public.rank(*p)));
+        out.sort_unstable();
+        out.dedup();
+        let ranked = public.ranked();
+        let (mut start, mut e) = (0, 0);
+        while start < ranked.len() {
+            let end = public.group_end(start);
+            let e2 = e + out[e..].iter().take_while(|x| **x < end).count();
+            let free = end - start - (e2 - e);
+            if free > 0 {
+                let mut k = start + rng.gen_range(0..free);
+                for &x in &out[e..e2] {
+                    if x <= k {
+                        k += 1;
+                    } else {
+                        break;
+                    }
+                }
+                return Some((ranked[k], public.record(ranked[k])));
+            }
+            (start, e) = (end, e2);
+        }
+        None
+    }
+
     /// The day's vote: the pack's common target for werewolves; a civilian's known
     /// (checked) werewolf, else the most suspected player.
     fn vote(&mut self, v: &View, rng: &mut ChaCha8Rng) -> Option<PlayerId> {
         if self.wolf_side() {
             // The pack votes together: the day's common target, by a shared day-seeded choice.
-            self.buf.clear();
-            self.buf.extend(self.living.iter().copied().filter(|p| !self.pack.contains(p) && *p != v.me));
+            // The k-th living player outside the pack, counted without gathering them.
+            let me = v.me;
+            let prey = |p: &&PlayerId| !self.packs(**p) && **p != me;
+            let n = self.living.iter().filter(prey).count();
             let first = self.pack.iter().find(|p| v.alive(**p)).map_or(0, |p| p.index());
             let day = v.day() as usize;
-            (!self.buf.is_empty()).then(|| self.buf[(day * 7919 + first) % self.buf.len()])
+            if n == 0 {
+                return None;
+            }
+            self.living.iter().filter(prey).nth((day * 7919 + first) % n).copied()
         } else {
             let known = self.checked.iter().find(|c| c.1 && v.alive(c.0)).map(|c| c.0);
-            let revealed =
-                self.living.iter().copied().find(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves));
+            let revealed = match v.public() {
+                Some(public) => public.revealed_wolf(),
+                None => self
+                    .living
+                    .iter()
+                    .copied()
+                    .find(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves)),
+            };
             known.or(revealed).or_else(|| self.suspect(v, rng).map(|s| s.0))
         }
     }
@@ -512,7 +597,7 @@ impl Bot for SensibleBot {
             Some(Event::Exchange) => {
                 if self.wolf_side() {
                     // The pack swaps among itself, in pairs by list order: 1st with 2nd, 3rd with 4th …
-                    let pack: Vec<PlayerId> = self.living.iter().copied().filter(|p| self.pack.contains(p)).collect();
+                    let pack: Vec<PlayerId> = self.living.iter().copied().filter(|p| self.packs(*p)).collect();
                     if let Some(i) = pack.iter().position(|p| *p == me) {
                         if let Some(&mate) = pack.get(i ^ 1) {
                             out.push(Command::Exchange(mate));
@@ -591,7 +676,9 @@ impl Bot for SensibleBot {
         let others = self.living.iter().copied().filter(|p| *p != me);
         let night = match role {
             Role::Werewolf => {
-                self.buf.extend(others.filter(|p| !self.pack.contains(p) && Some(*p) != vote));
+                let packed = &self.packed;
+                let packs = |p: PlayerId| packed.get(p.index()).copied().unwrap_or(false);
+                self.buf.extend(others.filter(|p| !packs(*p) && Some(*p) != vote));
                 if self.buf.is_empty() {
                     self.buf.extend(vote);
                 }
@@ -631,13 +718,16 @@ impl Bot for SensibleBot {
     }
 
     fn reset(&mut self) -> bool {
-        let SensibleBot { role, pack, checked, seen, living, buf } = self;
+        let SensibleBot { role, pack, packed, checked, seen, living, buf, record, out } = self;
         *role = None;
         pack.clear();
+        packed.clear();
         checked.clear();
         *seen = 0;
         living.clear();
         buf.clear();
+        record.clear();
+        out.clear();
         true
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! ## The driver
 //!
-//! [`simulate`] plays games in parallel (chunks of 1024 games, each game seeded from the
+//! [`simulate`] plays games in parallel (chunks of 128 games, each game seeded from the
 //! base seed and its index, so results do not depend on the thread count). A game day:
 //!
 //! 1. [`Match::open_day`](ostrov_engine::Match::open_day): the event, Tsunami, the
@@ -19,6 +19,11 @@
 //! 4. the *afternoon round*: every living player's [`Bot::orders`], sent at 14:00, seeing
 //!    the 13:00 news (a new item from the bunker or an exchange, a recharged one …);
 //! 5. [`Match::close_day`](ostrov_engine::Match::close_day): the 21:00 resolution.
+//!
+//! Before the rounds the driver gathers the day's public facts once for all the bots
+//! ([`Public`]: the living, each player's voting record, the sensible bots' suspicion
+//! ranking), which each bot's [`View`] shares: work every bot would otherwise repeat on
+//! the same public record, which grew with the cube of the player count (issue 32).
 //!
 //! Orders go through `Match::try_send` (`try_submit` without making an `Order`): what the
 //! engine refuses is dropped. Nobody plays the host: the Spirit's questions go unanswered
@@ -69,9 +74,10 @@
 //!   call: the first living player in list order asks whether their suspect is a werewolf.
 
 mod bot;
+mod public;
 mod sim;
 
-pub use bot::{Bot, BotKind, RandomBot, SensibleBot, View};
+pub use bot::{voting_record, Bot, BotKind, Public, RandomBot, SensibleBot, View};
 pub use sim::{
     game_seed, has_morning, play_match, play_one, play_with, simulate, simulate_bots, simulate_while, simulate_with,
     Config, Factory, GameResult, Rate, Summary, Survival,

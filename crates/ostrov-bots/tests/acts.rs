@@ -213,8 +213,8 @@ fn a_reset_bot_plays_like_a_new_one() {
             },
             &|_| {},
         );
-        // One set of bots per chunk of 1024 games.
-        assert_eq!(made.load(Ordering::Relaxed), 2 * 15);
+        // One set of bots per chunk of 128 games (16 chunks), not one per game.
+        assert_eq!(made.load(Ordering::Relaxed), 2000u64.div_ceil(128) * 15);
         let fresh = simulate_bots(&cfg, &move || Box::new(Fresh(bots.make())), &|_| {});
         assert_eq!(format!("{reused:?}"), format!("{fresh:?}"), "{bots:?}");
     }
