@@ -6,18 +6,16 @@
 //! Only a keyed hash of each is kept (BLAKE2s keyed with the server's secret, which lives
 //! in the store), at most [`MAX_SIGHTINGS`] per account, kind and game, and all of a game's
 //! are forgotten when it ends. The host is told only that two seats share one and since
-//! when ([`SharedAccess`]); nobody is ever told the address, the id or the hash.
+//! when ([`SharedAccess`]); nobody is ever told the address, the id or the hash. The
+//! requests are noted and the warnings read by [`crate::service::sightings`].
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
-use ostrov_store::Store;
 use serde::Serialize;
 
-use crate::app::AppState;
-use crate::error::ApiError;
-use crate::game::{GameState, Status};
+use crate::game::GameState;
 
 /// The cookie of a browser's random id (HttpOnly, SameSite=Lax, 400 days).
 pub const BROWSER_COOKIE: &str = "ostrov_browser";
@@ -76,7 +74,7 @@ pub enum Shared {
 }
 
 impl Shared {
-    fn id(self) -> &'static str {
+    pub fn id(self) -> &'static str {
         match self {
             Shared::Address => "address",
             Shared::Browser => "browser",
@@ -117,7 +115,7 @@ impl Sightings {
     }
 
     /// The keyed hash of `value` of kind `kind`.
-    fn key(&self, kind: Shared, value: &str) -> String {
+    pub(crate) fn key(&self, kind: Shared, value: &str) -> String {
         use blake2::{Blake2s256, Digest};
         let mut h = Blake2s256::new();
         h.update(b"ostrov-sighting\0");
@@ -131,7 +129,7 @@ impl Sightings {
 
     /// Whether the sighting is due to be written at `now` (not written in the last
     /// [`REWRITE_SECS`] by this node); remembers it as written.
-    fn due(&self, k: (i64, i64, Shared, String), now: i64) -> bool {
+    pub(crate) fn due(&self, k: (i64, i64, Shared, String), now: i64) -> bool {
         let mut w = self.written.lock().unwrap_or_else(|p| p.into_inner());
         if w.get(&k).is_some_and(|t| (now - t).abs() < REWRITE_SECS) {
             return false;
@@ -144,43 +142,9 @@ impl Sightings {
     }
 }
 
-/// Notes where the request being answered comes from, if `user` holds a seat of the
-/// running game `live` (called by [`crate::service::reach`], so every channel counts).
-/// A failed write is logged, never the request's failure.
-pub async fn note<S: Store>(st: &Arc<AppState<S>>, live: &GameState, user: i64, now: i64) {
-    if live.status != Status::Running || live.seat_of(user).is_none() {
-        return;
-    }
-    let Ok(client) = CLIENT.try_with(Clone::clone) else { return };
-    let s = &st.sightings;
-    let mut todo = Vec::new();
-    if let Some(a) = client.addr {
-        todo.push((Shared::Address, s.key(Shared::Address, &crate::net::bucket(a).to_string())));
-    }
-    if let Some(b) = client.browser.filter(|b| is_browser_id(b)) {
-        todo.push((Shared::Browser, s.key(Shared::Browser, &b)));
-    }
-    for (kind, key) in todo {
-        if !s.due((live.id, user, kind, key.clone()), now) {
-            continue;
-        }
-        if let Err(e) = st.store.note_sighting(live.id, user, kind.id(), &key, now, MAX_SIGHTINGS).await {
-            eprintln!("ostrov-server: game {}: noting a sighting: {e}", live.id);
-        }
-    }
-}
-
-/// The host's warnings of game `live`: every two seats (held by their accounts now) that
-/// came from one address prefix or one browser, the latest first.
-pub async fn shared<S: Store>(st: &Arc<AppState<S>>, live: &GameState) -> Result<Vec<SharedAccess>, ApiError> {
-    if live.status == Status::Lobby {
-        return Ok(Vec::new());
-    }
-    let rows = st.store.sightings(live.id).await?;
-    Ok(warnings(live, &rows))
-}
-
-/// [`shared`] from the sightings read.
+/// The host's warnings of game `live` from its sightings `rows`: every two seats (held by
+/// their accounts now) that came from one address prefix or one browser, the latest first
+/// (read by [`crate::service::sightings::shared`]).
 pub fn warnings(live: &GameState, rows: &[ostrov_store::Sighting]) -> Vec<SharedAccess> {
     // By kind and key: each seat (index) and when it first came from there.
     let mut groups: HashMap<(Shared, &str), Vec<(usize, i64)>> = HashMap::new();

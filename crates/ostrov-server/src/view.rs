@@ -221,7 +221,7 @@ pub struct GameView {
     pub wanted: Vec<String>,
     /// The host's: two seats that came from one address or one browser while the game
     /// ran (issue 30, point 5), never the address itself. Filled where the host's view is
-    /// read ([`crate::access::shared`]: it reads the store).
+    /// read ([`crate::service::sightings::shared`]: it reads the store).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shared_access: Option<Vec<crate::access::SharedAccess>>,
 }

@@ -2,10 +2,17 @@
 //! its name, role, item, orders, inbox and pack; the one who left becomes a spectator at
 //! once, on every channel; the newspaper and the history say «Аню заменяет Новичок»; the
 //! exported game file still replays to the same report. And the host's call for one.
+//!
+//! One player, one account (issue 30, point 5): two seats that come from one browser (or
+//! one address) are flagged to the host, with when, and to nobody else; neither the
+//! address, nor the browser's id, nor their stored hash is in any answer.
 
 mod support;
 
-support::both_stores!(a_substitute_takes_the_seat_and_the_leaver_loses_it_at_once);
+support::both_stores!(
+    a_substitute_takes_the_seat_and_the_leaver_loses_it_at_once,
+    two_seats_from_one_browser_are_flagged_to_the_host_alone
+);
 
 use std::io::BufRead;
 use std::time::Duration;
@@ -43,7 +50,8 @@ fn a_substitute_takes_the_seat_and_the_leaver_loses_it_at_once() {
         )
         .unwrap());
     let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-    let names = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор"];
+    let names = ["Вика", "Боря", "Аня", "Гоша", "Даша", "Егор"];
+    let a = 2; // Аня
     let mut p = server.join_all(&invite, &names);
     let base = format!("/api/games/{id}");
     let mut newbie = server.user("Новичок");
@@ -63,8 +71,8 @@ fn a_substitute_takes_the_seat_and_the_leaver_loses_it_at_once() {
     assert_ne!(role("Боря"), "werewolf", "{roles:?}");
 
     // Аня's day: a post in the pack's chat, a vote in force.
-    assert_eq!(web_post(&mut p[0], id, "pack", "Аня в стае: трогаем Вику?").status, 303);
-    ok(&p[0].post(&format!("{base}/orders"), json!({"act": "vote", "target": "Вика"})).unwrap());
+    assert_eq!(web_post(&mut p[a], id, "pack", "Аня в стае: трогаем Вику?").status, 303);
+    ok(&p[a].post(&format!("{base}/orders"), json!({"act": "vote", "target": "Вика"})).unwrap());
 
     // The host's call for a substitute: public, on the game page and in the lobby.
     ok(&host.post(&format!("{base}/host/wanted"), json!({"seat": "аня"})).unwrap());
@@ -99,7 +107,7 @@ fn a_substitute_takes_the_seat_and_the_leaver_loses_it_at_once() {
     assert_eq!(host.post(&format!("{base}/host/replace"), json!({"seat": "Аня"})).unwrap().status, 400);
 
     // The leaver's live stream, open before the replacement.
-    let mut leaver_stream = support::live(&p[0], id);
+    let mut leaver_stream = support::live(&p[a], id);
     assert_eq!(changes(&mut leaver_stream, Duration::from_millis(300)), 0);
 
     let g = ok(&replace(&mut host, "аня", "Новичок"));
@@ -112,7 +120,7 @@ fn a_substitute_takes_the_seat_and_the_leaver_loses_it_at_once() {
     assert_eq!(v["viewer"], "player");
     assert_eq!(v["you"]["name"], "Аня");
     assert_eq!(v["you"]["role"]["id"], "werewolf");
-    assert_eq!(v["you"]["pack"], json!([wolf2.clone()]), "{v}");
+    assert_eq!(v["you"]["pack"], json!(["Аня", wolf2.clone()]), "{v}");
     assert!(v["you"]["orders"].to_string().contains("Вика"), "the seat's vote stays in force: {v}");
     assert_eq!(newbie.get(&format!("{base}/inbox")).unwrap().status, 200);
     let page = newbie.get(&format!("/games/{id}")).unwrap().body;
@@ -120,17 +128,17 @@ fn a_substitute_takes_the_seat_and_the_leaver_loses_it_at_once() {
     ok(&newbie.post(&format!("{base}/orders"), json!({"act": "vote", "target": "Гоша"})).unwrap());
 
     // The leaver is a spectator at once: no seat, no orders, no pack, no private pages.
-    let v = ok(&p[0].get(&base).unwrap());
+    let v = ok(&p[a].get(&base).unwrap());
     assert_eq!(v["viewer"], "outsider");
     assert!(v["you"].is_null());
     assert!(v["players"].as_array().unwrap().iter().filter(|q| q["name"] != "Аня").all(|q| q["role"].is_null()));
-    let r = p[0].post(&format!("{base}/orders"), json!({"act": "vote", "target": "Боря"})).unwrap();
+    let r = p[a].post(&format!("{base}/orders"), json!({"act": "vote", "target": "Боря"})).unwrap();
     assert_eq!(error(&r), (409, "replaced".into()));
     let msg = r.json()["message"].as_str().unwrap().to_string();
     assert!(msg.contains("ведущий заменил вас") && msg.contains("«Аня»") && msg.contains("Новичок"), "{msg}");
-    assert_eq!(p[0].get(&format!("{base}/inbox")).unwrap().status, 403);
-    assert_eq!(web_post(&mut p[0], id, "pack", "я ещё тут").status, 403);
-    let page = p[0].get(&format!("/games/{id}")).unwrap().body;
+    assert_eq!(p[a].get(&format!("{base}/inbox")).unwrap().status, 403);
+    assert_eq!(web_post(&mut p[a], id, "pack", "я ещё тут").status, 403);
+    let page = p[a].get(&format!("/games/{id}")).unwrap().body;
     assert!(!page.contains("Аня в стае"), "the leaver's page has no pack chat");
     assert!(!page.contains("Личные сообщения"), "the leaver's page has no private messages");
     // The stream told of the replacement (public), then nothing of the seat's or pack's.
@@ -139,7 +147,7 @@ fn a_substitute_takes_the_seat_and_the_leaver_loses_it_at_once() {
     ok(&newbie.post(&format!("{base}/orders"), json!({"act": "vote", "target": "Даша"})).unwrap());
     assert_eq!(changes(&mut leaver_stream, Duration::from_millis(700)), 0, "no private change reaches the leaver");
     let pack = ok(&p[w2].get(&base).unwrap());
-    assert_eq!(pack["you"]["pack"], json!(["Аня"]), "the pack still counts the seat: {pack}");
+    assert_eq!(pack["you"]["pack"], json!(["Аня", wolf2.clone()]), "the pack still counts the seat: {pack}");
 
     // A male seat too; the host resolves the day; the evening newspaper says so.
     ok(&replace(&mut host, "Боря", "Запасной"));
@@ -174,11 +182,111 @@ fn a_substitute_takes_the_seat_and_the_leaver_loses_it_at_once() {
     // A restart folds the same seats from the log.
     let mut server = server;
     server.restart();
-    for c in [&mut newbie, &mut p[0], &mut outsider] {
+    for c in [&mut newbie, &mut p[a], &mut outsider] {
         c.addr = server.addr;
     }
     assert_eq!(ok(&newbie.get(&base).unwrap())["you"]["name"], "Аня");
-    assert_eq!(ok(&p[0].get(&base).unwrap())["viewer"], "outsider");
+    assert_eq!(ok(&p[a].get(&base).unwrap())["viewer"], "outsider");
     let again = outsider.get(&format!("{base}/newspapers/1/evening?format=plain")).unwrap().body;
     assert_eq!(again, plain, "the published newspaper is the same after a restart");
+}
+
+/// The browser id a client's cookies carry.
+fn browser_of(c: &ostrov_server::client::Client) -> String {
+    let jar = c.cookie.clone().unwrap_or_default();
+    let id = jar.split("; ").find_map(|kv| kv.strip_prefix("ostrov_browser=")).map(str::to_string);
+    id.expect("a page sets the browser cookie")
+}
+
+fn two_seats_from_one_browser_are_flagged_to_the_host_alone() {
+    let server = Server::start();
+    let clock = server.clock.clone();
+    let mut bodies: Vec<String> = Vec::new();
+    let mut host = server.user("Ведущая");
+    let g = ok(&host.post("/api/games", json!({"title": "Один браузер", "slots": 5, "seed": 3})).unwrap());
+    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
+    let mut p = server.join_all(&invite, &["Аня", "Боря", "Вика", "Гоша", "Даша"]);
+    let base = format!("/api/games/{id}");
+
+    // The first page a browser opens gives it its id: HttpOnly, SameSite=Lax, long-lived.
+    let first = p[0].get(&format!("/games/{id}")).unwrap();
+    let set = first.headers.iter().filter(|(k, _)| k == "set-cookie").map(|(_, v)| v.clone()).collect::<Vec<_>>();
+    let b = set.iter().find(|c| c.starts_with("ostrov_browser=")).expect("a browser cookie").clone();
+    assert!(b.contains("HttpOnly") && b.contains("SameSite=Lax") && b.contains("Max-Age=34560000"), "{b}");
+    let shared_browser = browser_of(&p[0]);
+    // Боря plays from Аня's browser; the others from their own.
+    let jar = p[1].cookie.clone().unwrap();
+    p[1].cookie = Some(format!("{jar}; ostrov_browser={shared_browser}"));
+    for c in p.iter_mut().skip(2) {
+        bodies.push(c.get(&format!("/games/{id}")).unwrap().body);
+    }
+    let browsers: Vec<String> = p.iter().map(browser_of).collect();
+    assert_eq!(browsers[1], browsers[0]);
+    assert!(browsers[2..].iter().all(|b| *b != browsers[0]), "{browsers:?}");
+
+    // Nothing is noted in the lobby: only while the game runs.
+    bodies.push(p[1].get(&format!("/games/{id}")).unwrap().body);
+    clock.set(START + 2 * H + 21 * 60);
+    ok(&host.post(&format!("{base}/start"), json!({})).unwrap());
+    let v = ok(&host.get(&base).unwrap());
+    assert_eq!(v["shared_access"], json!([]), "{v}");
+
+    // Each comes to the running game: a page, the API, an order.
+    for (i, c) in p.iter_mut().enumerate() {
+        clock.set(START + 2 * H + 21 * 60 + i as i64 * 60);
+        bodies.push(c.get(&format!("/games/{id}")).unwrap().body);
+        bodies.push(c.get(&base).unwrap().body);
+    }
+    let v = ok(&host.get(&base).unwrap());
+    bodies.push(v.to_string());
+    let warnings = v["shared_access"].as_array().unwrap().clone();
+    let browser: Vec<&Value> = warnings.iter().filter(|w| w["kind"] == "browser").collect();
+    assert_eq!(browser.len(), 1, "only Аня and Боря share a browser: {warnings:?}");
+    assert_eq!(browser[0]["seats"], json!(["Аня", "Боря"]));
+    assert_eq!(browser[0]["text"], "Аня и Боря заходили из одного браузера (2 декабря, 00:22)");
+    assert!(browser[0]["since"].as_str().unwrap().starts_with("2026-12-02T00:22:00"), "{}", browser[0]);
+    // Every test client comes from 127.0.0.1: one address for all of them.
+    assert!(warnings.iter().any(|w| w["kind"] == "address" && w["text"] == "Аня и Боря заходили с одного адреса (2 декабря, 00:22)"), "{warnings:?}");
+    let page = host.get(&format!("/games/{id}")).unwrap().body;
+    assert!(page.contains("Аня и Боря заходили из одного браузера (2 декабря, 00:22)"), "{page}");
+    bodies.push(page);
+
+    // Nobody else learns anything of it: not the players, not a spectator.
+    let mut outsider = server.user("Зевака");
+    for c in p.iter_mut().chain(std::iter::once(&mut outsider)) {
+        let v = c.get(&base).unwrap().body;
+        assert!(!v.contains("shared_access") && !v.contains("заходили"), "{v}");
+        let page = c.get(&format!("/games/{id}")).unwrap().body;
+        assert!(!page.contains("заходили") && !page.contains("Один игрок — одна учётная запись"), "{page}");
+        bodies.push(v);
+        bodies.push(page);
+        bodies.push(c.get(&format!("{base}/events")).unwrap().body);
+        bodies.push(c.get("/api/games").unwrap().body);
+    }
+    for path in ["/events", "/report", "/gamefile", "/orders", "/newspapers"] {
+        bodies.push(host.get(&format!("{base}{path}")).unwrap().body);
+    }
+
+    // Neither an address, nor a browser's id, nor a stored hash is in any answer.
+    let mut secrets: Vec<String> = browsers.clone();
+    secrets.push("127.0.0.1".into());
+    if !server.db.starts_with("postgres") {
+        let db = rusqlite::Connection::open(&server.db).unwrap();
+        let mut q = db.prepare("SELECT key FROM sightings").unwrap();
+        let keys: Vec<String> = q.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        assert!(keys.len() >= 6, "{keys:?}");
+        assert!(keys.iter().all(|k| k.len() == 32 && !browsers.contains(k)), "only hashes are kept: {keys:?}");
+        let all: String = db
+            .prepare("SELECT group_concat(key || kind, ' ') FROM sightings")
+            .unwrap()
+            .query_row([], |r| r.get(0))
+            .unwrap();
+        assert!(!all.contains("127.0.0.1") && !browsers.iter().any(|b| all.contains(b.as_str())));
+        secrets.extend(keys);
+    }
+    for body in &bodies {
+        for s in &secrets {
+            assert!(!body.contains(s.as_str()), "{s} in an answer: {body}");
+        }
+    }
 }

@@ -68,7 +68,7 @@ pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Re
         if let Some(row) = st.store.game(id).await? {
             v = v.with_invite(row.invite);
         }
-        v.shared_access = Some(crate::access::shared(&st, &slot.live).await?);
+        v.shared_access = Some(crate::service::sightings::shared(&st, &slot.live).await?);
     }
     Ok(Json(v).into_response())
 }

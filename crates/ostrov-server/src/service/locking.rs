@@ -48,7 +48,7 @@ pub async fn reach<S: Store>(
         return Err(ApiError::NotFound);
     }
     if let Some(u) = user {
-        crate::access::note(st, &slot.live, u, now).await;
+        super::sightings::note(st, &slot.live, u, now).await;
     }
     Ok((slot, now))
 }

@@ -357,7 +357,7 @@ pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes
     let invite = invite.filter(|_| slot.live.host == user);
     let mut p = render_game_page(v, &slot.live, invite, now, &notes);
     if slot.live.host == user {
-        p.game.shared_access = Some(crate::access::shared(st, &slot.live).await?);
+        p.game.shared_access = Some(crate::service::sightings::shared(st, &slot.live).await?);
     }
     let status = if notes.message.is_empty() { StatusCode::OK } else { StatusCode::UNPROCESSABLE_ENTITY };
     Ok(page(v, status, &p))
