@@ -289,4 +289,28 @@ fn two_seats_from_one_browser_are_flagged_to_the_host_alone() {
             assert!(!body.contains(s.as_str()), "{s} in an answer: {body}");
         }
     }
+
+    // The host replaces Боря from the page's form, which asks for a confirmation (without
+    // JavaScript too); the warnings follow the accounts that hold the seats now.
+    let _newbie = server.user("Сменщик");
+    let page = host.get(&format!("/games/{id}")).unwrap().body;
+    assert!(page.contains("Замена игрока") && page.contains("Да, заменить"), "{page}");
+    let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
+    let csrf = page[at..].split('"').next().unwrap().to_string();
+    let enc = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
+    let form = |confirm: &str| {
+        format!("csrf={csrf}&action=replace&target={}&user={}{confirm}", enc("Боря"), enc("Сменщик"))
+    };
+    let ct = "application/x-www-form-urlencoded";
+    let r = host.raw("POST", &format!("/games/{id}/host"), ct, form("").as_bytes()).unwrap();
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("Подтвердите замену"), "{}", r.body);
+    assert_eq!(ok(&p[1].get(&base).unwrap())["you"]["name"], "Боря", "nothing changed unconfirmed");
+    let r = host.raw("POST", &format!("/games/{id}/host"), ct, form("&confirm=yes").as_bytes()).unwrap();
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(ok(&p[1].get(&base).unwrap())["viewer"], "outsider");
+    let v = ok(&host.get(&base).unwrap());
+    assert!(history(&v).contains(&"Борю заменяет Сменщик.".to_string()), "{v}");
+    let warnings = v["shared_access"].as_array().unwrap();
+    assert!(warnings.iter().all(|w| w["seats"] != json!(["Аня", "Боря"])), "the leaver's visits are not the seat's: {warnings:?}");
 }
