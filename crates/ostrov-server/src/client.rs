@@ -266,8 +266,11 @@ mod tests {
 /// the cookie): every cookie the server set, the latest value of each.
 fn jar(cookies: Option<&str>, kv: &str) -> Option<String> {
     let name = kv.split('=').next().unwrap_or_default();
-    let mut all: Vec<&str> =
-        cookies.unwrap_or_default().split("; ").filter(|c| !c.is_empty() && c.split('=').next() != Some(name)).collect();
+    let mut all: Vec<&str> = cookies
+        .unwrap_or_default()
+        .split("; ")
+        .filter(|c| !c.is_empty() && c.split('=').next() != Some(name))
+        .collect();
     if !kv.ends_with('=') {
         all.push(kv);
     }

@@ -246,7 +246,12 @@ fn two_seats_from_one_browser_are_flagged_to_the_host_alone() {
     assert_eq!(browser[0]["text"], "Аня и Боря заходили из одного браузера (2 декабря, 00:22)");
     assert!(browser[0]["since"].as_str().unwrap().starts_with("2026-12-02T00:22:00"), "{}", browser[0]);
     // Every test client comes from 127.0.0.1: one address for all of them.
-    assert!(warnings.iter().any(|w| w["kind"] == "address" && w["text"] == "Аня и Боря заходили с одного адреса (2 декабря, 00:22)"), "{warnings:?}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w["kind"] == "address" && w["text"] == "Аня и Боря заходили с одного адреса (2 декабря, 00:22)"),
+        "{warnings:?}"
+    );
     let page = host.get(&format!("/games/{id}")).unwrap().body;
     assert!(page.contains("Аня и Боря заходили из одного браузера (2 декабря, 00:22)"), "{page}");
     bodies.push(page);
@@ -298,9 +303,8 @@ fn two_seats_from_one_browser_are_flagged_to_the_host_alone() {
     let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
     let csrf = page[at..].split('"').next().unwrap().to_string();
     let enc = |s: &str| s.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
-    let form = |confirm: &str| {
-        format!("csrf={csrf}&action=replace&target={}&user={}{confirm}", enc("Боря"), enc("Сменщик"))
-    };
+    let form =
+        |confirm: &str| format!("csrf={csrf}&action=replace&target={}&user={}{confirm}", enc("Боря"), enc("Сменщик"));
     let ct = "application/x-www-form-urlencoded";
     let r = host.raw("POST", &format!("/games/{id}/host"), ct, form("").as_bytes()).unwrap();
     assert_eq!(r.status, 422);
@@ -312,5 +316,8 @@ fn two_seats_from_one_browser_are_flagged_to_the_host_alone() {
     let v = ok(&host.get(&base).unwrap());
     assert!(history(&v).contains(&"Борю заменяет Сменщик.".to_string()), "{v}");
     let warnings = v["shared_access"].as_array().unwrap();
-    assert!(warnings.iter().all(|w| w["seats"] != json!(["Аня", "Боря"])), "the leaver's visits are not the seat's: {warnings:?}");
+    assert!(
+        warnings.iter().all(|w| w["seats"] != json!(["Аня", "Боря"])),
+        "the leaver's visits are not the seat's: {warnings:?}"
+    );
 }

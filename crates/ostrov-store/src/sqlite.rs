@@ -8,7 +8,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Row, SqlitePool};
 
 use crate::{
-    forms_of, forms_text, writer, Accounts, Appended, Event, EventLog, GameRow, NewEvent, Result, Sighting, StoreError, User,
+    forms_of, forms_text, writer, Accounts, Appended, Event, EventLog, GameRow, NewEvent, Result, Sighting, StoreError,
+    User,
 };
 
 const MIGRATIONS: &[&str] = &[
@@ -414,16 +415,15 @@ impl EventLog for SqliteStore {
     }
 
     async fn note_sighting(&self, game_id: i64, user_id: i64, kind: &str, key: &str, at: i64, cap: i64) -> Result<()> {
-        let moved = sqlx::query(
-            "UPDATE sightings SET last_at = ? WHERE game_id = ? AND user_id = ? AND kind = ? AND key = ?",
-        )
-        .bind(at)
-        .bind(game_id)
-        .bind(user_id)
-        .bind(kind)
-        .bind(key)
-        .execute(&self.pool)
-        .await?;
+        let moved =
+            sqlx::query("UPDATE sightings SET last_at = ? WHERE game_id = ? AND user_id = ? AND kind = ? AND key = ?")
+                .bind(at)
+                .bind(game_id)
+                .bind(user_id)
+                .bind(kind)
+                .bind(key)
+                .execute(&self.pool)
+                .await?;
         if moved.rows_affected() > 0 {
             return Ok(());
         }

@@ -203,7 +203,8 @@ pub async fn host_action<S: Store, T>(
         HostAction::Pause => GameEvent::Paused {},
         HostAction::Resume => GameEvent::Resumed {},
         HostAction::Replace { seat, .. } => {
-            let (user, name) = substitute.ok_or_else(|| ApiError::Internal("the substitute was not looked up".into()))?;
+            let (user, name) =
+                substitute.ok_or_else(|| ApiError::Internal("the substitute was not looked up".into()))?;
             GameEvent::Replaced { seat: live.seated_as(&seat).map_or(seat, str::to_string), user, name }
         }
         HostAction::Want { seat, wanted } => {
