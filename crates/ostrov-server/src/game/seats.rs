@@ -17,6 +17,10 @@ pub fn replaced_ru(live: &GameState, seat: usize, by: &str) -> String {
     }
 }
 
+/// The most substitutes one game may seat (two per seat of the largest game): what a game
+/// keeps of them stays bounded.
+pub const MAX_REPLACEMENTS: usize = 2 * super::event::MAX_SLOTS;
+
 impl GameState {
     /// The seat `name` names (however it is written), in a running game.
     fn running_seat(&self, name: &str, what: &str) -> Result<usize, Refused> {
@@ -35,6 +39,12 @@ impl GameState {
     /// seat of it, an account that is neither its host nor already seated in it.
     pub(super) fn decide_replace(&self, seat: &str, user: i64, name: &str, at: i64) -> Result<Replacement, Refused> {
         let i = self.running_seat(seat, "замена")?;
+        if self.replaced.len() >= MAX_REPLACEMENTS {
+            return Err(state(
+                "too_many_replacements",
+                format!("В одной игре можно сделать не больше {MAX_REPLACEMENTS} замен."),
+            ));
+        }
         if user == self.host {
             return Err(state("host_cannot_play", "Ведущий не может быть игроком своей игры."));
         }
@@ -73,7 +83,7 @@ impl GameState {
         }
     }
 
-    /// The account that held seat `p` before a substitute took it, if `user` is one.
+    /// The latest replacement that took a seat from `user`, if `user` holds no seat now.
     pub fn replaced_from(&self, user: i64) -> Option<&Replacement> {
         self.replaced.iter().rev().find(|r| r.from == user && self.seat_of(user).is_none())
     }
