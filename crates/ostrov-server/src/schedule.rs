@@ -149,7 +149,6 @@ impl Times {
     }
 
     /// `t` as an RFC 3339 time in the schedule's zone.
-
     pub fn show(&self, t: i64) -> String {
         Timestamp::from_second(t)
             .map(|ts| ts.to_zoned(self.tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string())
