@@ -228,6 +228,21 @@ fn dechunk(mut rest: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The `Cookie` header after a `Set-Cookie` of `kv` (`name=value`; an empty value removes
+/// the cookie): every cookie the server set, the latest value of each.
+fn jar(cookies: Option<&str>, kv: &str) -> Option<String> {
+    let name = kv.split('=').next().unwrap_or_default();
+    let mut all: Vec<&str> = cookies
+        .unwrap_or_default()
+        .split("; ")
+        .filter(|c| !c.is_empty() && c.split('=').next() != Some(name))
+        .collect();
+    if !kv.ends_with('=') {
+        all.push(kv);
+    }
+    (!all.is_empty()).then(|| all.join("; "))
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -260,19 +275,4 @@ mod tests {
         assert_ne!(port(&c), Some(first));
         server.stop();
     }
-}
-
-/// The `Cookie` header after a `Set-Cookie` of `kv` (`name=value`; an empty value removes
-/// the cookie): every cookie the server set, the latest value of each.
-fn jar(cookies: Option<&str>, kv: &str) -> Option<String> {
-    let name = kv.split('=').next().unwrap_or_default();
-    let mut all: Vec<&str> = cookies
-        .unwrap_or_default()
-        .split("; ")
-        .filter(|c| !c.is_empty() && c.split('=').next() != Some(name))
-        .collect();
-    if !kv.ends_with('=') {
-        all.push(kv);
-    }
-    (!all.is_empty()).then(|| all.join("; "))
 }
