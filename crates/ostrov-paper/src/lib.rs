@@ -29,7 +29,7 @@ pub use doc::{md_escape, Block, Doc, Line, Span};
 pub use format::Format;
 pub use inbox::{inbox, inbox_doc};
 pub use opening::{announcement, opening};
-pub use paper::{bulletin, evening, final_paper, revealed};
+pub use paper::{bulletin, evening, evening_with, final_paper, revealed, Substitute};
 
 use ostrov_engine::Match;
 

@@ -179,6 +179,20 @@ fn stays(k: BallotKind) -> bool {
 
 /// The evening newspaper of `day`, after the 21:00 resolution.
 pub fn evening(m: &Match, day: u32) -> Doc {
+    evening_with(m, day, &[])
+}
+
+/// A substitute who took a seat (issue 30, point 4): the seat, and the account's name.
+/// The engine does not know who plays a seat; the server that seats the substitute says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Substitute {
+    pub seat: PlayerId,
+    pub by: String,
+}
+
+/// [`evening`] with the day's substitutes among the host's decisions: «Аню заменяет
+/// Новичок».
+pub fn evening_with(m: &Match, day: u32, substitutes: &[Substitute]) -> Doc {
     let mut d = Doc::default();
     let Some(r) = record(m, day) else { return d };
     d.h(1, title(m, &format!("День {day}, вечерняя газета")));
@@ -200,6 +214,9 @@ pub fn evening(m: &Match, day: u32) -> Doc {
             l.push(t(format!(" — {w}")));
         }
         host.push(l);
+    }
+    for s in substitutes.iter().filter(|s| s.seat.index() < m.state().players().len()) {
+        host.push(line(say::substitute(m.state().who(s.seat), &s.by)));
     }
     if !host.is_empty() {
         d.h(2, "Решения ведущего");

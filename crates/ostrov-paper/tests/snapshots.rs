@@ -151,3 +151,28 @@ orders = [
         assert!(text.contains("Ответ Духа: „Нет“. Вопрос Гоши: „Вика оборотень?» Ответ Духа: «Да»."), "{f:?}: {text}");
     }
 }
+
+/// Issue 30, point 4: a substitute in the evening newspaper, among the host's decisions,
+/// the seat's name declined by its gender's paradigm («Аню», «Гену»), in every format.
+#[test]
+fn substitutes_in_the_evening_newspaper() {
+    use ostrov_paper::{evening, evening_with, Substitute};
+    let m = sample();
+    let subs = [
+        Substitute { seat: m.find("Аня").unwrap(), by: "Новичок".into() },
+        Substitute { seat: m.find("Гена").unwrap(), by: "Запасной_1".into() },
+    ];
+    let paper = evening_with(&m, 1, &subs);
+    let plain = paper.render(Format::Plain);
+    assert!(plain.contains("Аню заменяет Новичок"), "{plain}");
+    assert!(plain.contains("Гену заменяет Запасной_1"), "{plain}");
+    assert!(!evening(&m, 1).render(Format::Plain).contains("заменяет"));
+    let section = |f: Format| {
+        let text = paper.render(f);
+        text.lines().filter(|l| l.contains("заменяет") || l.contains("Решения ведущего")).collect::<Vec<_>>().join("\n")
+    };
+    insta::assert_snapshot!(
+        "substitutes",
+        [Format::Markdown, Format::Bbcode, Format::HtmlFragment, Format::Plain].map(section).join("\n---\n")
+    );
+}

@@ -64,6 +64,8 @@ pub struct AppState<S: Store> {
     pub changes: tokio::sync::broadcast::Sender<i64>,
     /// Whether the scheduler has folded every unfinished game once (its first tick).
     pub(crate) warm: std::sync::atomic::AtomicBool,
+    /// Where seats' accounts came from, by keyed hash (issue 30, point 5).
+    pub sightings: crate::access::Sightings,
 }
 
 impl<S: Store> AppState<S> {
@@ -72,6 +74,7 @@ impl<S: Store> AppState<S> {
     /// scheduler's first tick folds every unfinished one.
     pub async fn load(store: S, clock: Arc<dyn Clock>) -> Result<Self, String> {
         key_old_accounts(&store).await?;
+        let secret = store.server_secret(&crate::access::new_secret()).await.map_err(|e| e.to_string())?;
         let mut listing = std::collections::BTreeMap::new();
         for row in store.games().await.map_err(|e| e.to_string())? {
             let finished = row.finished.and_then(|f| serde_json::from_value(f).ok());
@@ -95,6 +98,7 @@ impl<S: Store> AppState<S> {
             stale: Default::default(),
             changes: tokio::sync::broadcast::channel(256).0,
             warm: Default::default(),
+            sightings: crate::access::Sightings::new(secret),
         })
     }
 }

@@ -170,6 +170,10 @@ impl<S: Store> AppState<S> {
                 if let Err(e) = self.store.finish_game(id, &v).await {
                     eprintln!("ostrov-server: game {id}: noting it finished: {e}");
                 }
+                // Who came from where is kept while the game runs only (issue 30, point 5).
+                if let Err(e) = self.store.forget_sightings(id).await {
+                    eprintln!("ostrov-server: game {id}: forgetting its sightings: {e}");
+                }
             }
             Err(e) => eprintln!("ostrov-server: game {id}: its summary: {e}"),
         }

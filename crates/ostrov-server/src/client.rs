@@ -105,9 +105,9 @@ impl Client {
             self.conn = Some((self.addr, conn));
         }
         let reply = Reply { status, headers, body };
-        if let Some(c) = reply.header("set-cookie") {
-            let kv = c.split(';').next().unwrap_or_default().to_string();
-            self.cookie = if kv.ends_with('=') { None } else { Some(kv) };
+        for (_, c) in reply.headers.iter().filter(|(k, _)| k == "set-cookie") {
+            let kv = c.split(';').next().unwrap_or_default().trim().to_string();
+            self.cookie = jar(self.cookie.as_deref(), &kv);
         }
         Ok(reply)
     }
@@ -226,6 +226,21 @@ fn dechunk(mut rest: &[u8]) -> Vec<u8> {
         rest = after[n..].strip_prefix(b"\r\n").unwrap_or(&after[n..]);
     }
     out
+}
+
+/// The `Cookie` header after a `Set-Cookie` of `kv` (`name=value`; an empty value removes
+/// the cookie): every cookie the server set, the latest value of each.
+fn jar(cookies: Option<&str>, kv: &str) -> Option<String> {
+    let name = kv.split('=').next().unwrap_or_default();
+    let mut all: Vec<&str> = cookies
+        .unwrap_or_default()
+        .split("; ")
+        .filter(|c| !c.is_empty() && c.split('=').next() != Some(name))
+        .collect();
+    if !kv.ends_with('=') {
+        all.push(kv);
+    }
+    (!all.is_empty()).then(|| all.join("; "))
 }
 
 #[cfg(test)]

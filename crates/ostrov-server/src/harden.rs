@@ -42,6 +42,17 @@ fn forwarded_for(h: &HeaderMap) -> Option<IpAddr> {
     last.rsplit(',').next()?.trim().parse().ok()
 }
 
+/// The value of cookie `name` of a request.
+fn cookie(h: &HeaderMap, name: &str) -> Option<String> {
+    h.get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
 /// The middleware of every request: notes the client's address, and adds the security
 /// headers (and `Secure` to cookies over HTTPS) to the response.
 pub async fn layer(State(o): State<Options>, mut req: Request, next: Next) -> Response {
@@ -51,8 +62,25 @@ pub async fn layer(State(o): State<Options>, mut req: Request, next: Next) -> Re
     let https =
         o.https || (o.trust_proxy && req.headers().get("x-forwarded-proto").is_some_and(|v| v.as_bytes() == b"https"));
     req.extensions_mut().insert(ClientAddr(addr));
-    let mut r = next.run(req).await;
+    // The browser's id (issue 30, point 5): from its cookie, or a new one set with the
+    // first page a browser opens (the API's clients are not browsers).
+    let known = cookie(req.headers(), crate::access::BROWSER_COOKIE).filter(|b| crate::access::is_browser_id(b));
+    let path = req.uri().path();
+    let page = req.method() == axum::http::Method::GET && !path.starts_with("/api/") && !path.starts_with("/static/");
+    let fresh = (known.is_none() && page).then(crate::access::new_browser_id);
+    let client = crate::access::Client { addr, browser: known.or_else(|| fresh.clone()) };
+    let mut r = crate::access::CLIENT.scope(client, next.run(req)).await;
     let h = r.headers_mut();
+    if let Some(b) = fresh {
+        let c = format!(
+            "{}={b}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}",
+            crate::access::BROWSER_COOKIE,
+            crate::access::BROWSER_COOKIE_SECS
+        );
+        if let Ok(c) = HeaderValue::from_str(&c) {
+            h.append(header::SET_COOKIE, c);
+        }
+    }
     h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
     h.insert("x-frame-options", HeaderValue::from_static("DENY"));
     h.insert("referrer-policy", HeaderValue::from_static("same-origin"));

@@ -18,6 +18,7 @@
 //! # }
 //! ```
 
+pub mod access;
 pub mod app;
 pub mod auth;
 pub mod cache;

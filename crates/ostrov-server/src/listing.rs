@@ -27,6 +27,8 @@ pub struct Listed {
     pub playing: bool,
     /// A private game (O-PRIVATE-1): listed only to its host and players.
     pub private: bool,
+    /// The seats the host calls for a substitute for (issue 30, point 4).
+    pub wanted: Vec<String>,
 }
 
 impl Listed {
@@ -41,11 +43,16 @@ impl Listed {
         !self.private && self.status == Status::Lobby && self.joined < self.slots
     }
 
+    /// A running open game whose host calls for a substitute: listed to everyone.
+    pub fn seeking(&self) -> bool {
+        !self.private && self.status == Status::Running && !self.wanted.is_empty()
+    }
+
     pub fn json(&self) -> serde_json::Value {
         serde_json::json!({
             "id": self.id, "title": self.title, "status": self.status, "slots": self.slots,
             "joined": self.joined, "day": self.day, "yours": self.yours, "playing": self.playing,
-            "visibility": if self.private { "private" } else { "open" },
+            "visibility": if self.private { "private" } else { "open" }, "wanted": self.wanted,
         })
     }
 }
@@ -101,6 +108,7 @@ pub async fn games<S: Store>(
                 yours: listing.host == user,
                 playing: f.members.contains(&user),
                 private: f.private,
+                wanted: Vec::new(),
             }
         } else {
             let Ok(game) = st.game(id).await else { continue };
@@ -118,6 +126,7 @@ pub async fn games<S: Store>(
                 yours: l.host == user,
                 playing: l.seat_of(user).is_some(),
                 private: !l.config.visibility.is_open(),
+                wanted: l.wanted_seats(),
             }
         };
         // A private game is listed to its host and players only, whatever the caller asks

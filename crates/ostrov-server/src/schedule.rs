@@ -143,6 +143,11 @@ impl Times {
         }
     }
 
+    /// `t` as «2 декабря, 14:21», in the schedule's zone.
+    pub fn dated(&self, t: i64) -> String {
+        Timestamp::from_second(t).map(|ts| date_and_time(&ts.to_zoned(self.tz.clone()))).unwrap_or_default()
+    }
+
     /// `t` as an RFC 3339 time in the schedule's zone.
     pub fn show(&self, t: i64) -> String {
         Timestamp::from_second(t)

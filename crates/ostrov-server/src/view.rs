@@ -215,6 +215,15 @@ pub struct GameView {
     /// The host's: every order in force on the open day.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub orders: Option<Vec<OrderEntry>>,
+    /// The seats the host calls for a substitute for («Ищем замену», issue 30, point 4):
+    /// public, empty when there is no call.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wanted: Vec<String>,
+    /// The host's: two seats that came from one address or one browser while the game
+    /// ran (issue 30, point 5), never the address itself. Filled where the host's view is
+    /// read ([`crate::service::sightings::shared`]: it reads the store).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_access: Option<Vec<crate::access::SharedAccess>>,
 }
 
 /// What seat `p` is told of its profile forms left out at the start (issue 28, point 6).
@@ -284,6 +293,8 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
         winner: None,
         you: None,
         orders: None,
+        wanted: live.wanted_seats(),
+        shared_access: None,
     };
     let Some(m) = &live.m else { return v };
     let sight = m.sight(viewer.sight());
@@ -396,6 +407,26 @@ pub fn published(live: &GameState) -> Vec<(u32, &'static str)> {
         out.push((live.days.len() as u32, "final"));
     }
     out
+}
+
+/// A newspaper of the game (`kind`: `bulletin`, `evening`, `final`), published or not:
+/// the evening newspaper also says who took a seat that day (issue 30, point 4), which
+/// only the server knows. `None` before the start.
+pub fn paper(live: &GameState, day: u32, kind: &str) -> Option<ostrov_paper::Doc> {
+    let m = live.m.as_ref()?;
+    Some(match kind {
+        "bulletin" => ostrov_paper::bulletin(m, day),
+        "evening" => {
+            let subs: Vec<ostrov_paper::Substitute> = live
+                .replaced
+                .iter()
+                .filter(|r| r.day == day)
+                .map(|r| ostrov_paper::Substitute { seat: PlayerId(r.seat as u16), by: r.name.clone() })
+                .collect();
+            ostrov_paper::evening_with(m, day, &subs)
+        }
+        _ => ostrov_paper::final_paper(m),
+    })
 }
 
 /// Where a game stands, for a status line: the typed answer the pages and the list word.

@@ -8,7 +8,8 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Row, SqlitePool};
 
 use crate::{
-    forms_of, forms_text, writer, Accounts, Appended, Event, EventLog, GameRow, NewEvent, Result, StoreError, User,
+    forms_of, forms_text, writer, Accounts, Appended, Event, EventLog, GameRow, NewEvent, Result, Sighting, StoreError,
+    User,
 };
 
 const MIGRATIONS: &[&str] = &[
@@ -57,6 +58,18 @@ const MIGRATIONS: &[&str] = &[
     // When the account was made (Unix seconds, by the server's clock; older rows: NULL):
     // a new account posts at a slower pace (issue 28, point 11).
     "ALTER TABLE users ADD COLUMN created_at INTEGER",
+    // Issue 30, point 5: who came to a game from one address prefix or one browser, by a
+    // keyed hash only, and the server's secret that keys it.
+    "CREATE TABLE sightings (
+        game_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        first_at INTEGER NOT NULL,
+        last_at INTEGER NOT NULL,
+        PRIMARY KEY (game_id, user_id, kind, key)
+    )",
+    "CREATE TABLE server_secret (id INTEGER PRIMARY KEY, secret TEXT NOT NULL)",
 ];
 
 /// SQLite implementation of [`Store`](crate::Store).
@@ -388,6 +401,72 @@ impl EventLog for SqliteStore {
             .bind(id)
             .execute(&self.pool)
             .await?;
+        Ok(())
+    }
+
+    async fn server_secret(&self, fresh: &str) -> Result<String> {
+        sqlx::query("INSERT INTO server_secret (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING")
+            .bind(fresh)
+            .execute(&self.pool)
+            .await?;
+        let (secret,): (String,) =
+            sqlx::query_as("SELECT secret FROM server_secret WHERE id = 1").fetch_one(&self.pool).await?;
+        Ok(secret)
+    }
+
+    async fn note_sighting(&self, game_id: i64, user_id: i64, kind: &str, key: &str, at: i64, cap: i64) -> Result<()> {
+        let moved =
+            sqlx::query("UPDATE sightings SET last_at = ? WHERE game_id = ? AND user_id = ? AND kind = ? AND key = ?")
+                .bind(at)
+                .bind(game_id)
+                .bind(user_id)
+                .bind(kind)
+                .bind(key)
+                .execute(&self.pool)
+                .await?;
+        if moved.rows_affected() > 0 {
+            return Ok(());
+        }
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM sightings WHERE game_id = ? AND user_id = ? AND kind = ?")
+                .bind(game_id)
+                .bind(user_id)
+                .bind(kind)
+                .fetch_one(&self.pool)
+                .await?;
+        if n >= cap {
+            return Ok(());
+        }
+        sqlx::query(
+            "INSERT INTO sightings (game_id, user_id, kind, key, first_at, last_at) VALUES (?, ?, ?, ?, ?, ?) \
+             ON CONFLICT (game_id, user_id, kind, key) DO UPDATE SET last_at = excluded.last_at",
+        )
+        .bind(game_id)
+        .bind(user_id)
+        .bind(kind)
+        .bind(key)
+        .bind(at)
+        .bind(at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn sightings(&self, game_id: i64) -> Result<Vec<Sighting>> {
+        let rows: Vec<(i64, String, String, i64, i64)> = sqlx::query_as(
+            "SELECT user_id, kind, key, first_at, last_at FROM sightings WHERE game_id = ? ORDER BY first_at, user_id",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(user_id, kind, key, first_at, last_at)| Sighting { user_id, kind, key, first_at, last_at })
+            .collect())
+    }
+
+    async fn forget_sightings(&self, game_id: i64) -> Result<()> {
+        sqlx::query("DELETE FROM sightings WHERE game_id = ?").bind(game_id).execute(&self.pool).await?;
         Ok(())
     }
 

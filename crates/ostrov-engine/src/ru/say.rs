@@ -48,6 +48,17 @@ pub fn removed(t: Who, r: Role, reason: Option<&str>) -> Phrase {
     }
 }
 
+/// Issue 30, point 4: another account takes the seat `seat` («Аню заменяет Новичок»).
+/// `by` is the substitute's account name, in the nominative (an account has no forms);
+/// a seat whose name does not decline is «Игрока Kot2000 заменяет Новичок».
+pub fn substitute(seat: Who, by: &str) -> Phrase {
+    let ph = match seat.speech.form(Acc) {
+        Some(_) => p().c(seat, Acc),
+        None => p().t("Игрока ").n(seat),
+    };
+    ph.t(format!(" заменяет {by}"))
+}
+
 // ---- Ties and the lynch ---------------------------------------------------------------
 
 /// R-TIE-1: the immune leave a tie.

@@ -4,7 +4,7 @@
 use ostrov_engine::{DayEntry, Game, Match, OrderEntry, SeatIndex};
 
 use super::posts::Posted;
-use super::state::{Audience, DayTimes, Member};
+use super::state::{Audience, DayTimes, Member, Replacement};
 
 /// A decided event: what it will change, with everything that could fail worked out.
 /// Only [`GameState::decide`] makes one, and [`GameState::evolve`] applies it.
@@ -28,6 +28,8 @@ pub(super) enum Change {
     Resume,
     Post(Box<Posted>),
     Flag { post: usize, dismiss: bool },
+    Replace(Box<Replacement>),
+    Want { seat: usize, wanted: bool },
 }
 
 /// A decided start: the game file with its players, the match with day 1 open.

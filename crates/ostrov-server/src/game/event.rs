@@ -191,6 +191,14 @@ pub enum GameEvent {
     Flagged { post: usize },
     /// The host dismissed the automatic Palms bloom flag of a post before the deadline.
     Dismissed { post: usize },
+    /// The host seated another account in a seat (issue 30, point 4): the seat keeps its
+    /// name, role, item, orders, inbox and pack; the account that held it becomes a
+    /// spectator. `seat` is the seat's name, `name` the substitute's account name as it
+    /// was then (for the history and the newspaper).
+    Replaced { seat: String, user: i64, name: String },
+    /// The host's call for a substitute for a seat, on the game page and in the lobby
+    /// («Ищем замену …»); `wanted: false` withdraws it (a replacement also does).
+    Wanted { seat: String, wanted: bool },
 }
 
 /// A seat's gender and forms of its name, as the game file's `gender` and `forms` take them.

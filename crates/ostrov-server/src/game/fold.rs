@@ -66,6 +66,10 @@ impl GameState {
             }
             GameEvent::Flagged { post } => everyone(self.decide_flag(*post, false)?),
             GameEvent::Dismissed { post } => everyone(self.decide_flag(*post, true)?),
+            GameEvent::Replaced { seat, user, name } => {
+                everyone(Change::Replace(Box::new(self.decide_replace(seat, *user, name, at)?)))
+            }
+            GameEvent::Wanted { seat, wanted } => everyone(self.decide_wanted(seat, *wanted)?),
         })
     }
 
@@ -85,6 +89,8 @@ impl GameState {
             Change::Resume => self.evolve_resume(at),
             Change::Post(p) => self.evolve_post(*p),
             Change::Flag { post, dismiss } => self.evolve_flag(post, dismiss, at),
+            Change::Replace(r) => self.evolve_replace(*r),
+            Change::Want { seat, wanted } => self.evolve_wanted(seat, wanted),
         }
         self.changes.count(d.audience);
     }

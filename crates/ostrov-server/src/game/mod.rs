@@ -14,7 +14,8 @@
 //! - [`lobby`]: seats and names before the start;
 //! - [`table`]: the engine's match: the start, days opening, orders, 13:00, 21:00, fixes;
 //! - [`clock`]: deadlines, extensions, pauses and what the scheduler runs when;
-//! - [`talk`]: the day's thread and the pack's chat, the host's flags.
+//! - [`talk`]: the day's thread and the pack's chat, the host's flags;
+//! - [`seats`]: substitutes and the host's call for one.
 
 pub mod change;
 pub mod clock;
@@ -22,6 +23,7 @@ pub mod event;
 mod fold;
 pub mod lobby;
 pub mod posts;
+pub mod seats;
 pub mod state;
 pub mod table;
 pub mod talk;
@@ -32,7 +34,7 @@ pub use event::{
     MAX_SLOTS, MAX_SPECTATOR_POSTS_PER_GAME,
 };
 pub use posts::Posted;
-pub use state::{Audience, ChangeCounts, DayTimes, GameState, Member, PublicNote, Refused, Status};
+pub use state::{Audience, ChangeCounts, DayTimes, GameState, Member, PublicNote, Refused, Replacement, Status};
 pub use table::resolve_error_ru;
 
 #[cfg(test)]

@@ -62,6 +62,22 @@ pub struct PublicNote {
     pub text: String,
 }
 
+/// A substitute seated by the host (issue 30, point 4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    /// The seat's index.
+    pub seat: usize,
+    /// The account that held the seat, and the one that holds it now.
+    pub from: i64,
+    pub to: i64,
+    /// The substitute's account name, as the event stored it.
+    pub name: String,
+    /// The day whose evening newspaper says so: the open day, or the next one between a
+    /// resolution and the next opening (a published newspaper never changes).
+    pub day: u32,
+    pub at: i64,
+}
+
 /// Why an event cannot be applied.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Refused {
@@ -172,6 +188,10 @@ pub struct GameState {
     /// Each seat's profile forms left out at the start, to tell the player (issue 28,
     /// point 6); empty for a seat whose forms were taken, and before the start.
     pub dropped_forms: Vec<Vec<String>>,
+    /// Every substitute seated, in order (issue 30, point 4).
+    pub replaced: Vec<Replacement>,
+    /// The seats (by index, in order) the host calls for a substitute for.
+    pub wanted: Vec<usize>,
 }
 
 impl GameState {
@@ -204,6 +224,8 @@ impl GameState {
             changes: ChangeCounts::default(),
             broken: None,
             dropped_forms: Vec::new(),
+            replaced: Vec::new(),
+            wanted: Vec::new(),
         })
     }
 

@@ -50,7 +50,7 @@ pub async fn list<S: Store>(
     if page == 0 || page > 1_000_000 {
         return Err(ApiError::BadRequest("Параметр page: номер страницы от 1.".into()));
     }
-    let (rows, loading) = crate::listing::games(&st, user, |g| q.all || g.mine() || g.open()).await?;
+    let (rows, loading) = crate::listing::games(&st, user, |g| q.all || g.mine() || g.open() || g.seeking()).await?;
     let total = rows.len();
     let (rows, pages) = crate::listing::page(rows, page);
     let games: Vec<serde_json::Value> = rows.iter().map(|g| g.json()).collect();
@@ -68,6 +68,7 @@ pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Re
         if let Some(row) = st.store.game(id).await? {
             v = v.with_invite(row.invite);
         }
+        v.shared_access = Some(crate::service::sightings::shared(&st, &slot.live).await?);
     }
     Ok(Json(v).into_response())
 }

@@ -72,6 +72,35 @@ struct Extend {
     _request_id: Option<String>,
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Replace {
+    /// The seat's name.
+    seat: String,
+    /// The substitute's account name.
+    user: String,
+    /// Read from the raw body (checked here to be a string).
+    #[serde(default, rename = "request_id")]
+    _request_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Wanted {
+    /// The seat's name.
+    seat: String,
+    /// `false` withdraws the call.
+    #[serde(default = "yes")]
+    wanted: bool,
+    /// Read from the raw body (checked here to be a string).
+    #[serde(default, rename = "request_id")]
+    _request_id: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct Plain {
@@ -172,6 +201,14 @@ fn read(action: &str, body: &Bytes) -> Result<HostAction, ApiError> {
         "resume" => {
             parse::<Plain>(body)?;
             HostAction::Resume
+        }
+        "replace" => {
+            let b: Replace = parse_req(body)?;
+            HostAction::Replace { seat: b.seat, user: b.user }
+        }
+        "wanted" => {
+            let b: Wanted = parse_req(body)?;
+            HostAction::Want { seat: b.seat, wanted: b.wanted }
         }
         _ => return Err(ApiError::NotFound),
     })

@@ -99,12 +99,7 @@ pub async fn paper<S: Store>(
     if !view::published(live).iter().any(|(d, k)| *d == day && *k == kind) {
         return Err(ApiError::NotFound);
     }
-    let m = live.m.as_ref().ok_or(ApiError::NotFound)?;
-    let doc = match kind.as_str() {
-        "bulletin" => ostrov_paper::bulletin(m, day),
-        "evening" => ostrov_paper::evening(m, day),
-        _ => ostrov_paper::final_paper(m),
-    };
+    let doc = view::paper(live, day, &kind).ok_or(ApiError::NotFound)?;
     Ok(text(doc.render(f), f))
 }
 

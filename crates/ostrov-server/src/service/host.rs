@@ -45,6 +45,16 @@ pub enum HostAction {
     Resolve,
     Pause,
     Resume,
+    /// Another account (by its name) takes a seat (issue 30, point 4).
+    Replace {
+        seat: String,
+        user: String,
+    },
+    /// The host calls for a substitute for a seat (`wanted: false`: withdraws the call).
+    Want {
+        seat: String,
+        wanted: bool,
+    },
 }
 
 /// How the host moves the open day's deadline.
@@ -68,6 +78,8 @@ impl HostAction {
             HostAction::Resolve => "resolve",
             HostAction::Pause => "pause",
             HostAction::Resume => "resume",
+            HostAction::Replace { .. } => "replace",
+            HostAction::Want { .. } => "wanted",
         }
     }
 }
@@ -120,6 +132,15 @@ pub async fn host_action<S: Store, T>(
     request: Option<RequestId>,
     show: impl FnOnce(&GameState, i64) -> T,
 ) -> Result<(HostDone, T), ApiError> {
+    // The substitute's account, looked up before the game is locked, once the caller is
+    // known to be the host (nobody else learns whether an account exists).
+    let substitute = match &action {
+        HostAction::Replace { user: name, .. } => {
+            require_host(st, id, user).await?;
+            Some(account(st, name).await?)
+        }
+        _ => None,
+    };
     let (mut slot, now) = reach(st, id, Some(user)).await?;
     host_of(&slot.live, user)?;
     let live = &slot.live;
@@ -181,6 +202,14 @@ pub async fn host_action<S: Store, T>(
         HostAction::Resolve => GameEvent::Resolved { day: need_open()?, early: true },
         HostAction::Pause => GameEvent::Paused {},
         HostAction::Resume => GameEvent::Resumed {},
+        HostAction::Replace { seat, .. } => {
+            let (user, name) =
+                substitute.ok_or_else(|| ApiError::Internal("the substitute was not looked up".into()))?;
+            GameEvent::Replaced { seat: live.seated_as(&seat).map_or(seat, str::to_string), user, name }
+        }
+        HostAction::Want { seat, wanted } => {
+            GameEvent::Wanted { seat: live.seated_as(&seat).map_or(seat, str::to_string), wanted }
+        }
     };
     if matches!(ev, GameEvent::Resolved { .. }) {
         crate::scheduler::palms_penalties(st, &mut slot, now).await?;
@@ -190,4 +219,25 @@ pub async fn host_action<S: Store, T>(
     drop(slot);
     let c = staged.durable().await?;
     Ok((HostDone { duplicate: false, seq: c.seq() }, shown))
+}
+
+/// The longest account name a substitute is looked up by, in characters.
+const MAX_ACCOUNT_NAME: usize = 80;
+
+/// The account named `name` (however its look-alikes are written), as its id and its
+/// name; 422 in Russian when there is none.
+async fn account<S: Store>(st: &Arc<AppState<S>>, name: &str) -> Result<(i64, String), ApiError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > MAX_ACCOUNT_NAME {
+        return Err(ApiError::BadRequest(format!(
+            "Укажите имя учётной записи замены (user): от 1 до {MAX_ACCOUNT_NAME} символов."
+        )));
+    }
+    let found = match st.store.user_by_name(name).await? {
+        Some(u) => Some(u),
+        None => st.store.user_by_key(&ostrov_engine::skeleton(name)).await?,
+    };
+    found.map(|u| (u.id, u.name)).ok_or_else(|| {
+        ApiError::Invalid("no_account", format!("Учётной записи «{}» нет.", ostrov_engine::clean_line(name)))
+    })
 }

@@ -47,6 +47,9 @@ pub async fn reach<S: Store>(
     if !slot.live.reachable(user) {
         return Err(ApiError::NotFound);
     }
+    if let Some(u) = user {
+        super::sightings::note(st, &slot.live, u, now).await;
+    }
     Ok((slot, now))
 }
 

@@ -9,6 +9,7 @@
 //! - [`host`]: the host's powers ([`HostAction`]);
 //! - [`talk`]: a post to the thread or the pack's chat, the host's flag;
 //! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached.
+//! - [`sightings`]: where seats' accounts come from, for the host (issue 30, point 5).
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
 //! shows the game afterwards it passes `show`, called on the game as it stands right
@@ -19,6 +20,7 @@ pub mod host;
 pub mod lobby;
 mod locking;
 pub mod orders;
+pub mod sightings;
 pub mod talk;
 
 pub use host::{host_action, HostAction, HostDone};

@@ -84,7 +84,12 @@ pub async fn send_order<S: Store>(
     let rid = client_request(user, b.request_id.clone(), "orders", &what)?;
     let (mut slot, now) = reach(st, id, Some(user)).await?;
     let live = &slot.live;
-    let Some(seat) = live.seat_of(user) else { return Err(ApiError::Forbidden) };
+    let Some(seat) = live.seat_of(user) else {
+        return Err(match live.replaced_from(user) {
+            Some(r) => ApiError::Conflict("replaced", replaced_you(live, r)),
+            None => ApiError::Forbidden,
+        });
+    };
     let me = live.members[seat.index()].name.clone();
     if b.by.as_deref().is_some_and(|by| fold_name(by) != fold_name(&me)) {
         return Err(ApiError::Conflict("not_yours", "Можно отдавать приказы только за себя.".into()));
@@ -162,4 +167,11 @@ pub async fn send_order<S: Store>(
     drop(slot);
     let c = staged.durable().await?;
     Ok(OrderAccepted { duplicate: matches!(c, Committed::Duplicate(_)), day: Some(day), order: Some(entry) })
+}
+
+/// What the player a substitute replaced is told when they send an order (issue 30,
+/// point 4): the seat is no longer theirs.
+pub fn replaced_you(live: &crate::game::GameState, r: &crate::game::Replacement) -> String {
+    let seat = live.members.get(r.seat).map_or("", |m| m.name.as_str());
+    format!("Ход не принят: ведущий заменил вас в этой игре — за место «{seat}» теперь играет {}.", r.name)
 }

@@ -326,7 +326,7 @@ fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
             .collect(),
         _ => Vec::new(),
     };
-    let bbcode = m.zip(last).map(|(m, d)| ostrov_paper::evening(m, d).render(Format::Bbcode));
+    let bbcode = last.and_then(|d| crate::view::paper(live, d, "evening")).map(|p| p.render(Format::Bbcode));
     let question = m.and_then(|m| m.today()).and_then(|t| {
         t.question
             .as_ref()
@@ -355,7 +355,10 @@ pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes
     let invite = st.store.game(id).await?.map(|g| g.invite);
     let (slot, now) = reach(st, id, Some(user)).await?;
     let invite = invite.filter(|_| slot.live.host == user);
-    let p = render_game_page(v, &slot.live, invite, now, &notes);
+    let mut p = render_game_page(v, &slot.live, invite, now, &notes);
+    if slot.live.host == user {
+        p.game.shared_access = Some(crate::service::sightings::shared(st, &slot.live).await?);
+    }
     let status = if notes.message.is_empty() { StatusCode::OK } else { StatusCode::UNPROCESSABLE_ENTITY };
     Ok(page(v, status, &p))
 }
@@ -409,6 +412,10 @@ pub struct HostForm {
     answer: String,
     minutes: String,
     event: String,
+    /// The substitute's account name (`replace`).
+    user: String,
+    /// `yes` when the host ticked the confirmation of a replacement.
+    confirm: String,
 }
 
 /// `POST /games/{id}/host`: one of the host's powers, as the API's host action.
@@ -449,6 +456,23 @@ pub async fn host<S: Store>(
             }
             HostAction::Fix { day: None, fix: Fix { event: Some(f.event.trim().to_string()), ..Fix::default() } }
         }
+        "replace" | "wanted" | "unwanted" if target.is_empty() => {
+            return render(&st, &v, id, Notes::error(&key, "Выберите место.".into())).await;
+        }
+        "replace" if f.user.trim().is_empty() => {
+            let m = "Впишите имя учётной записи, которая займёт место.".to_string();
+            return render(&st, &v, id, Notes::error(&key, m)).await;
+        }
+        "replace" if f.confirm != "yes" => {
+            let m = format!(
+                "Подтвердите замену: отметьте «Да, заменить». Тот, кто сейчас играет за «{target}», станет \
+                 зрителем и сразу потеряет роль, приказы и чат стаи этого места."
+            );
+            return render(&st, &v, id, Notes::error(&key, m)).await;
+        }
+        "replace" => HostAction::Replace { seat: target, user: f.user.trim().to_string() },
+        "wanted" => HostAction::Want { seat: target, wanted: true },
+        "unwanted" => HostAction::Want { seat: target, wanted: false },
         "resolve" => HostAction::Resolve,
         "pause" => HostAction::Pause,
         "resume" => HostAction::Resume,

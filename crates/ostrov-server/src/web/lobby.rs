@@ -29,6 +29,8 @@ pub struct Row {
     pub seats: String,
     pub invite: Option<String>,
     pub role: &'static str,
+    /// The seats whose substitute the host seeks, joined («Аня, Боря»), or empty.
+    pub wanted: String,
 }
 
 #[derive(Template)]
@@ -73,7 +75,7 @@ pub async fn home<S: Store>(
     let mut open = Vec::new();
     let mut pages = 1;
     if let Some((user, _)) = v.user {
-        let (rows, _loading) = crate::listing::games(&st, user, |g| g.mine() || g.open()).await?;
+        let (rows, _loading) = crate::listing::games(&st, user, |g| g.mine() || g.open() || g.seeking()).await?;
         let (own, others): (Vec<_>, Vec<_>) = rows.into_iter().partition(|g| g.mine());
         let (own, own_pages) = crate::listing::page(own, page_no);
         let (others, other_pages) = crate::listing::page(others, page_no);
@@ -87,6 +89,7 @@ pub async fn home<S: Store>(
                 title: g.title,
                 status: g.status_ru,
                 seats: seats_ru(g.joined, g.slots),
+                wanted: g.wanted.join(", "),
                 invite,
                 role: if g.yours {
                     "вы ведущий"

@@ -87,11 +87,8 @@ pub async fn show<S: Store>(
         return Err(ApiError::NotFound.into());
     }
     let m = live.m.as_ref().ok_or(ApiError::NotFound)?;
-    let (doc, bars) = match kind.as_str() {
-        "bulletin" => (ostrov_paper::bulletin(m, day), Vec::new()),
-        "evening" => (ostrov_paper::evening(m, day), bars(m, day)),
-        _ => (ostrov_paper::final_paper(m), Vec::new()),
-    };
+    let doc = view::paper(live, day, &kind).ok_or(ApiError::NotFound)?;
+    let bars = if kind == "evening" { bars(m, day) } else { Vec::new() };
     let height = bars.len() as u32 * 28;
     let p = PaperPage {
         c: Chrome::new(&v, format!("{}: газета", live.config.title)),
