@@ -24,6 +24,7 @@ pub mod cache;
 pub mod client;
 pub mod clock;
 pub mod commit;
+pub mod desk;
 pub mod error;
 pub mod extract;
 pub mod game;

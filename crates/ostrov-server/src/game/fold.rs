@@ -40,15 +40,15 @@ impl GameState {
             GameEvent::Created(_) => return Err(state("created", "Игра уже создана.")),
             GameEvent::Joined { user, name } => everyone(Change::Join(self.decide_join(*user, name)?)),
             GameEvent::Started { roles, speech } => everyone(Change::Start(self.decide_start(roles, speech, at)?)),
-            GameEvent::Opened { day, midday_at, deadline_at } => {
-                everyone(Change::Open(self.decide_open(*day, *midday_at, *deadline_at, at)?))
+            GameEvent::Opened { day, midday_at, deadline_at, early } => {
+                everyone(Change::Open(self.decide_open(*day, *midday_at, *deadline_at, *early, at)?))
             }
             GameEvent::Order { day, order } => {
                 let accepted = self.decide_order(*day, order)?;
                 let audience = self.order_audience(&accepted);
                 Decision { audience, change: Change::Order(accepted) }
             }
-            GameEvent::Midday { day } => everyone(self.decide_midday(*day)?),
+            GameEvent::Midday { day, early } => everyone(self.decide_midday(*day, *early)?),
             GameEvent::Resolved { day, early } => everyone(self.decide_resolve(*day, *early)?),
             GameEvent::Fixed { day, fix } => {
                 let change = self.decide_fix(*day, fix)?;
@@ -66,6 +66,7 @@ impl GameState {
             }
             GameEvent::Flagged { post } => everyone(self.decide_flag(*post, false)?),
             GameEvent::Dismissed { post } => everyone(self.decide_flag(*post, true)?),
+            GameEvent::Unflagged { post } => everyone(self.decide_unflag(*post)?),
         })
     }
 
@@ -77,7 +78,7 @@ impl GameState {
             Change::Start(s) => self.evolve_start(*s, at),
             Change::Open(o) => self.evolve_open(*o, at),
             Change::Order(a) => self.evolve_order(*a, at),
-            Change::Midday { day } => self.evolve_midday(day),
+            Change::Midday { day, early } => self.evolve_midday(day, early, at),
             Change::Resolve { day, early, m } => self.evolve_resolve(day, early, *m, at),
             Change::Fix { day, entry, m } => self.evolve_fix(day, *entry, m),
             Change::Extend { day, deadline_at } => self.evolve_extend(day, deadline_at, at),
@@ -85,6 +86,7 @@ impl GameState {
             Change::Resume => self.evolve_resume(at),
             Change::Post(p) => self.evolve_post(*p),
             Change::Flag { post, dismiss } => self.evolve_flag(post, dismiss, at),
+            Change::Unflag(u) => self.evolve_unflag(*u, at),
         }
         self.changes.count(d.audience);
     }

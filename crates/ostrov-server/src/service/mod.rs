@@ -8,6 +8,7 @@
 //! - [`orders`]: a player's order;
 //! - [`host`]: the host's powers ([`HostAction`]);
 //! - [`talk`]: a post to the thread or the pack's chat, the host's flag;
+//! - [`desk`]: the host's board and the preview of the open day resolved now;
 //! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached.
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
@@ -15,6 +16,7 @@
 //! after the change (under the game's lock), so what it renders is what the change made.
 
 pub mod balance;
+pub mod desk;
 pub mod host;
 pub mod lobby;
 mod locking;
