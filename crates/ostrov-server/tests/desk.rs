@@ -407,12 +407,12 @@ fn the_board_shows_each_seat_and_who_has_not_moved() {
     for line in [
         format!("<li>голос: {}</li><li>убить: {}</li>", NAMES[seer], NAMES[pass[0]]),
         format!("<li>проверить: {}</li>", NAMES[wolf]),
-        "<p class=\"missing\">нет голоса</p>".to_string(),
+        "<p class=\"missing\">голос не отправлен</p>".to_string(),
         format!("<strong>{}</strong> — 2 голоса", NAMES[seer]),
     ] {
         assert!(all.contains(&line), "{line} in {all}");
     }
-    assert!(!all.contains("нет ночного хода"), "the werewolf and the seer have acted: {all}");
+    assert!(!all.contains("ночной ход не отправлен"), "the werewolf and the seer have acted: {all}");
     assert!(all.contains("Кто ещё не сходил: 4"), "{all}");
     let some = board_of(&host.get(&format!("{game}?pending=1")).body);
     for (i, n) in NAMES.iter().enumerate() {

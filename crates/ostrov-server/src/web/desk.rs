@@ -171,8 +171,8 @@ impl SeatText for SeatCard {
             .missing
             .iter()
             .map(|m| match m {
-                Missing::Vote => "нет голоса",
-                Missing::Night => "нет ночного хода",
+                Missing::Vote => "голос не отправлен",
+                Missing::Night => "ночной ход не отправлен",
             })
             .collect();
         if self.awaits_answer {
