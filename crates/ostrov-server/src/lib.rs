@@ -37,6 +37,7 @@ pub mod loaded;
 pub mod local;
 pub mod net;
 pub mod password;
+pub mod preview;
 pub mod process;
 pub mod ratelimit;
 pub mod registry;

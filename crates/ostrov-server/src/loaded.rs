@@ -19,9 +19,9 @@ pub struct LoadedGame {
     pub epoch: u64,
     /// The highest sequence number of this game known to be durable.
     pub durable: Arc<AtomicI64>,
-    /// The host's preview of the open day ([`crate::desk::preview`]) and the sequence
+    /// The host's preview of the open day ([`crate::preview::preview`]) and the sequence
     /// number of the state it was made from.
-    pub preview: crate::desk::Cached,
+    pub preview: crate::preview::Cached,
 }
 
 static EPOCHS: AtomicU64 = AtomicU64::new(1);

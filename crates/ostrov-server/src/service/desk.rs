@@ -8,9 +8,10 @@ use ostrov_store::Store;
 
 use super::locking::reach;
 use crate::app::AppState;
-use crate::desk::{BoardView, Preview};
+use crate::desk::BoardView;
 use crate::error::ApiError;
 use crate::game::{GameState, Status};
+use crate::preview::Preview;
 
 fn host_of(g: &GameState, user: i64) -> Result<(), ApiError> {
     if g.host != user {
@@ -37,5 +38,5 @@ pub async fn preview<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64) -> Res
     let (mut slot, _) = reach(st, id, Some(user)).await?;
     host_of(&slot.live, user)?;
     let slot = &mut *slot;
-    Ok(crate::desk::preview(&slot.live, &mut slot.preview)?)
+    Ok(crate::preview::preview(&slot.live, &mut slot.preview)?)
 }

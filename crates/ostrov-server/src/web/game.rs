@@ -179,7 +179,7 @@ pub fn render_game_page<'a>(
     invite: Option<String>,
     now: i64,
     notes: &Notes,
-    preview: Option<Arc<crate::desk::Preview>>,
+    preview: Option<Arc<crate::preview::Preview>>,
 ) -> GamePage<'a> {
     let user = v.user.as_ref().map_or(-1, |u| u.0);
     let viewer = Viewer::of(live, user);
@@ -276,7 +276,7 @@ pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes
     // The host's preview of the open day, made once per state of the game.
     let slot = &mut *slot;
     let preview = (slot.live.host == user && slot.live.open_day().is_some())
-        .then(|| crate::desk::preview(&slot.live, &mut slot.preview).ok())
+        .then(|| crate::preview::preview(&slot.live, &mut slot.preview).ok())
         .flatten();
     let p = render_game_page(v, &slot.live, invite, now, &notes, preview);
     let status = if notes.message.is_empty() { StatusCode::OK } else { StatusCode::UNPROCESSABLE_ENTITY };
