@@ -187,7 +187,7 @@ pub fn board(live: &GameState, now: i64, pending: bool) -> Option<BoardView> {
             gender: st.who(p).gender(),
         });
     }
-    tally.sort_by(|a, b| b.votes.cmp(&a.votes));
+    tally.sort_by_key(|l| std::cmp::Reverse(l.votes));
     let waiting = seats.iter().filter(|s| s.waiting()).count();
     if pending {
         seats.retain(SeatCard::waiting);

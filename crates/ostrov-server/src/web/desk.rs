@@ -348,7 +348,7 @@ mod tests {
         }
         let tally = TallyLine { name: "Аня".into(), votes: 1, voters: vec!["Боря".into()] };
         all.push(format!("{} — {}", tally.name, tally.votes_ru()));
-        all.push(format!("{}", TallyLine { votes: 5, ..tally.clone() }.votes_ru()));
+        all.push(TallyLine { votes: 5, ..tally.clone() }.votes_ru());
         insta::assert_snapshot!(all.join("\n\n"));
     }
 }
