@@ -77,11 +77,11 @@ fn game() -> GameState {
 fn measure(live: &GameState, v: &Visitor, what: &str) {
     let now = START + 13 * 3600;
     let notes = Notes::default();
-    let body = render_game_page(v, live, Some("0123456789abcdef01234567".into()), now, &notes).render().unwrap();
+    let body = render_game_page(v, live, Some("0123456789abcdef01234567".into()), now, &notes, None).render().unwrap();
     let runs = 300;
     let t = Instant::now();
     for _ in 0..runs {
-        let p = render_game_page(v, live, Some("0123456789abcdef01234567".into()), now, &notes);
+        let p = render_game_page(v, live, Some("0123456789abcdef01234567".into()), now, &notes, None);
         std::hint::black_box(p.render().unwrap());
     }
     let per = t.elapsed().as_secs_f64() * 1000.0 / runs as f64;

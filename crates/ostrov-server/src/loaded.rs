@@ -19,6 +19,9 @@ pub struct LoadedGame {
     pub epoch: u64,
     /// The highest sequence number of this game known to be durable.
     pub durable: Arc<AtomicI64>,
+    /// The host's preview of the open day ([`crate::preview::preview`]) and the sequence
+    /// number of the state it was made from.
+    pub preview: crate::preview::Cached,
 }
 
 static EPOCHS: AtomicU64 = AtomicU64::new(1);
@@ -27,7 +30,7 @@ impl LoadedGame {
     /// A game folded from its whole log (up to `live.seq`, all of it durable).
     pub fn new(live: GameState, requests: HashMap<String, StoredRequest>) -> LoadedGame {
         let durable = Arc::new(AtomicI64::new(live.seq));
-        LoadedGame { live, requests, epoch: EPOCHS.fetch_add(1, Ordering::Relaxed), durable }
+        LoadedGame { live, requests, epoch: EPOCHS.fetch_add(1, Ordering::Relaxed), durable, preview: None }
     }
 
     /// Notes that request `r` made log entry `seq`, once the entry is folded in (so the

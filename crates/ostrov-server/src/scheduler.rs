@@ -68,7 +68,7 @@ pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut LoadedGame, now
     for _ in 0..8 + game::MAX_SLOTS {
         let Some(ev) = slot.live.due(now) else { return Ok(()) };
         let (rid, step) = match &ev {
-            GameEvent::Midday { day } => (format!("sched:midday:{day}"), format!("промежуточный этап дня {day}")),
+            GameEvent::Midday { day, .. } => (format!("sched:midday:{day}"), format!("промежуточный этап дня {day}")),
             GameEvent::Resolved { day, .. } => (format!("sched:resolve:{day}"), format!("подведение итогов дня {day}")),
             GameEvent::Opened { day, .. } => (format!("sched:open:{day}"), format!("открытие дня {day}")),
             GameEvent::Order { day, order } => (

@@ -60,7 +60,7 @@ pub struct RoleView {
 }
 
 impl RoleView {
-    fn of(m: &Match, q: PlayerId) -> RoleView {
+    pub(crate) fn of(m: &Match, q: PlayerId) -> RoleView {
         let pl = m.state().player(q);
         let name = ostrov_engine::ru::role(pl.role, m.state().who(q).gender()).to_string();
         RoleView { id: pl.role.id(), name, turned: pl.turned }
@@ -77,7 +77,7 @@ pub struct ItemView {
 
 impl ItemView {
     /// The item `q` holds (`None`: no item).
-    fn of(m: &Match, q: PlayerId) -> Option<ItemView> {
+    pub(crate) fn of(m: &Match, q: PlayerId) -> Option<ItemView> {
         m.state().player(q).item.map(|h| ItemView { id: h.item.id(), name: h.item.ru(), charged: h.charged })
     }
 }
@@ -243,7 +243,7 @@ impl GameView {
     }
 }
 
-fn death_id(d: Death) -> &'static str {
+pub(crate) fn death_id(d: Death) -> &'static str {
     match d {
         Death::Lynch => "lynch",
         Death::Night => "night",

@@ -366,7 +366,13 @@ fn a_day_in_a_real_browser() {
     // The host resolves the day; the host's page and the newspaper show the lynch.
     d.log_in("Смотритель");
     d.go(&game);
+    d.shoot("host-board", 1280);
+    d.shoot("host-board", 360);
     d.click("button[value=resolve]");
+    // An irreversible action asks first, on its own page (issue 30, point 3).
+    d.wait_for("Подвести итоги дня 1 сейчас?");
+    d.shoot("host-confirm", 360);
+    d.click("form button.danger");
     d.wait_for("Пошаговый разбор итогов дня 1");
     d.shoot("host", 1280);
     d.shoot("host", 360);

@@ -816,9 +816,9 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.say(HOST, &g1, "thread", "Ведущая: до дедлайна ещё далеко.");
     r.say(&unt, &g1, "thread", "");
     r.say(SPECTATOR, &g1, "thread", "Зритель пишет");
-    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "3"), ("action", "flag")]);
-    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "2"), ("action", "flag")]);
-    r.form(&seer, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "1"), ("action", "flag")]);
+    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "3"), ("action", "flag"), ("confirm", "1")]);
+    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "2"), ("action", "flag"), ("confirm", "1")]);
+    r.form(&seer, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "1"), ("action", "flag"), ("confirm", "1")]);
     r.get(&w1, &format!("{}/thread?room=pack&day=1", g1.page()));
     r.get(&pass, &format!("{}/thread?room=thread&day=1&page=1", g1.page()));
 
@@ -897,7 +897,10 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.order(&w1, &g1, json!({"act": "vote", "target": pass}));
     r.order(&w1, &g1, json!({"act": "vote", "target": unt}));
     r.host(&g1, "penalty", json!({"target": pass, "reason": "слив роли"}));
-    r.host_form(&g1, &[("action", "penalty"), ("target", &maniac), ("reason", "  грубость \n в треде ")]);
+    r.host_form(
+        &g1,
+        &[("action", "penalty"), ("target", &maniac), ("reason", "  грубость \n в треде "), ("confirm", "1")],
+    );
     r.host_form(&g1, &[("action", "penalty"), ("target", "")]);
     r.host(&g1, "penalty", json!({"target": "Никто"}));
     r.host(&g1, "penalty", json!({"target": pass, "reason": "x".repeat(501)}));
@@ -969,9 +972,9 @@ fn a_whole_scripted_game_answers_as_recorded() {
     }
     r.say(&seer, &g1, "thread", "Сегодня голосуем за первого оборотня.");
     r.say(&w2, &g1, "pack", "Держимся.");
-    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "9"), ("action", "flag")]);
-    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "x"), ("action", "flag")]);
-    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "99"), ("action", "flag")]);
+    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "9"), ("action", "flag"), ("confirm", "1")]);
+    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "x"), ("action", "flag"), ("confirm", "1")]);
+    r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "99"), ("action", "flag"), ("confirm", "1")]);
     r.form(HOST, &g1.page(), &format!("{}/flag", g1.page()), &[("post", "1"), ("action", "dismiss")]);
 
     r.note("the side games, day 2 (10:00)");
@@ -996,7 +999,7 @@ fn a_whole_scripted_game_answers_as_recorded() {
     r.say(&s3_living[1], &s3, "thread", "Голосуем спокойно, без лишних слов.");
     r.say(&s3_living[2], &s3, "thread", "Они всё знают, нет?");
     r.form(HOST, &s3.page(), &format!("{}/flag", s3.page()), &[("post", "3"), ("action", "dismiss")]);
-    r.form(HOST, &s3.page(), &format!("{}/flag", s3.page()), &[("post", "4"), ("action", "flag")]);
+    r.form(HOST, &s3.page(), &format!("{}/flag", s3.page()), &[("post", "4"), ("action", "flag"), ("confirm", "1")]);
     r.form(HOST, &s3.page(), &format!("{}/flag", s3.page()), &[("post", "4"), ("action", "dismiss")]);
     r.get(HOST, &format!("{}/thread.md", s3.page()));
     // S4 (Rage): two votes each.
@@ -1078,11 +1081,11 @@ fn a_whole_scripted_game_answers_as_recorded() {
             if i % 2 == 0 {
                 r.host(g, "remove", json!({"target": w, "reason": "конец проверки"}));
             } else {
-                r.host_form(g, &[("action", "remove"), ("target", &w), ("reason", "конец проверки")]);
+                r.host_form(g, &[("action", "remove"), ("target", &w), ("reason", "конец проверки"), ("confirm", "1")]);
             }
         }
         if r.status(g) == "running" {
-            r.host_form(g, &[("action", "resolve")]);
+            r.host_form(g, &[("action", "resolve"), ("confirm", "1")]);
         }
     }
     for g in [&s1, &s2, &s3, &s4, &s5] {
@@ -1098,7 +1101,10 @@ fn a_whole_scripted_game_answers_as_recorded() {
     let seats = r.seats(&g1);
     for (k, s) in seats.iter().filter(|s| s.alive && (wolf_side(s) || s.role == "hamster")).enumerate() {
         if k % 2 == 0 {
-            r.host_form(&g1, &[("action", "remove"), ("target", &s.name), ("reason", "дисквалификация")]);
+            r.host_form(
+                &g1,
+                &[("action", "remove"), ("target", &s.name), ("reason", "дисквалификация"), ("confirm", "1")],
+            );
         } else {
             r.host(&g1, "remove", json!({"target": s.name, "reason": "дисквалификация"}));
         }

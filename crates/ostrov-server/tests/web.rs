@@ -145,7 +145,7 @@ fn a_day_played_from_the_pages_with_javascript_off() {
     assert!(!page.contains("«Пальмы цветут»: запрещённое слово"), "two words are not one");
 
     // The host flags the second post in one click: the host penalty, public in the history.
-    let r = t.host.submit(&game, &format!("{game}/flag"), &[("action", "flag"), ("post", "2")]);
+    let r = t.host.submit(&game, &format!("{game}/flag"), &[("action", "flag"), ("post", "2"), ("confirm", "1")]);
     assert_eq!(r.status, 303, "{}", r.body);
     let page = t.players[victim].get(&game).body;
     assert!(page.contains("Ведущий отметил сообщение №2"), "the flag is public");
@@ -160,7 +160,7 @@ fn a_day_played_from_the_pages_with_javascript_off() {
     assert_eq!(r.status, 403, "only the host flags");
 
     // The host resolves the day: the Palms flag became the penalty, the lynch is in the paper.
-    let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve")]);
+    let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve"), ("confirm", "1")]);
     assert_eq!(r.status, 303, "{}", r.body);
     let page = t.host.get(&game).body;
     assert!(
@@ -279,7 +279,7 @@ fn passive_items_in_the_players_list_and_every_days_log_for_the_host() {
     assert_eq!(list.matches("Клык оборотня").count(), 6, "a spectator sees them too: {list}");
 
     for day in 1..=2 {
-        let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve")]);
+        let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve"), ("confirm", "1")]);
         assert_eq!(r.status, 303, "day {day}: {}", r.body);
         let page = t.host.get(&game).body;
         for d in 1..=day {
@@ -340,7 +340,7 @@ fn the_thread_is_paged_by_day_and_page() {
     assert!(bad.body.contains("Неверные параметры адреса"), "{}", bad.body);
 
     // Day 2 opens: its (empty) thread is shown, with a link back to day 1.
-    let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve")]);
+    let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve"), ("confirm", "1")]);
     assert_eq!(r.status, 303, "{}", r.body);
     t.server.clock.set(START + 24 * 3600 + 60);
     let page = thread(&t.players[0].get(&game).body);

@@ -20,7 +20,7 @@ pub(super) enum Change {
     Start(Box<Started>),
     Open(Box<Opening>),
     Order(Box<Accepted>),
-    Midday { day: u32 },
+    Midday { day: u32, early: bool },
     Resolve { day: u32, early: bool, m: Box<Match> },
     Fix { day: u32, entry: Box<DayEntry>, m: Option<Box<Match>> },
     Extend { day: u32, deadline_at: i64 },
@@ -30,6 +30,16 @@ pub(super) enum Change {
     Flag { post: usize, dismiss: bool },
     Replace(Box<Replacement>),
     Want { seat: usize, wanted: bool },
+    Unflag(Box<Unflag>),
+}
+
+/// A decided withdrawal of a flag: the post, and, when the flag gave its author the
+/// day's penalty, the open day without that penalty order (O-FLAG-1).
+#[derive(Debug)]
+pub struct Unflag {
+    pub(super) post: usize,
+    /// The index of the penalty order in the day's orders, and the match replayed without it.
+    pub(super) penalty: Option<(usize, Box<Match>)>,
 }
 
 /// A decided start: the game file with its players, the match with day 1 open.
@@ -51,6 +61,8 @@ pub struct Opening {
     pub(super) m: Match,
     pub(super) before: Match,
     pub(super) day: DayTimes,
+    /// Opened by the host before its time.
+    pub(super) early: bool,
 }
 
 /// A decided order: as the game file writes it, and as the engine takes it.

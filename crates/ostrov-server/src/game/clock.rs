@@ -28,7 +28,7 @@ impl GameState {
         if let Some(day) = self.open_day() {
             let t = &self.days[day as usize - 1];
             if !t.midday_done && now >= t.midday_at + GRACE && t.midday_at < t.deadline_at {
-                return Some(GameEvent::Midday { day });
+                return Some(GameEvent::Midday { day, early: false });
             }
             if now >= t.deadline_at + GRACE {
                 if let Some(p) = self.palms_due(now) {
@@ -42,7 +42,7 @@ impl GameState {
         (now >= open).then(|| {
             // Opened late (the server was down): the day gets its whole schedule from now.
             let (midday_at, deadline_at) = self.times.day_after_opening(open.max(now));
-            GameEvent::Opened { day: self.days.len() as u32 + 1, midday_at, deadline_at }
+            GameEvent::Opened { day: self.days.len() as u32 + 1, midday_at, deadline_at, early: false }
         })
     }
 

@@ -167,12 +167,23 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         speech: Vec<SeatSpeech>,
     },
-    /// A day opened.
-    Opened { day: u32, midday_at: i64, deadline_at: i64 },
+    /// A day opened: by the scheduler at its time, or `early`, when the host opened it
+    /// between the resolution and the opening time (issue 30, point 3).
+    Opened {
+        day: u32,
+        midday_at: i64,
+        deadline_at: i64,
+        #[serde(default, skip_serializing_if = "is_false")]
+        early: bool,
+    },
     /// An accepted order, in game-file words (`by` is the player's name or "host").
     Order { day: u32, order: OrderEntry },
-    /// The 13:00 stage ran.
-    Midday { day: u32 },
+    /// The 13:00 stage ran: at 13:00, or `early`, when the host ran it before.
+    Midday {
+        day: u32,
+        #[serde(default, skip_serializing_if = "is_false")]
+        early: bool,
+    },
     /// The 21:00 resolution ran (on time, or when the host resolved the day early).
     Resolved { day: u32, early: bool },
     /// The host fixed a random draw of a day.
@@ -199,6 +210,13 @@ pub enum GameEvent {
     /// The host's call for a substitute for a seat, on the game page and in the lobby
     /// («Ищем замену …»); `wanted: false` withdraws it (a replacement also does).
     Wanted { seat: String, wanted: bool },
+    /// The host withdrew their flag on a post of the open day before the deadline; the
+    /// penalty the flag gave (its `penalty` order) is withdrawn with it (O-FLAG-1).
+    Unflagged { post: usize },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A seat's gender and forms of its name, as the game file's `gender` and `forms` take them.

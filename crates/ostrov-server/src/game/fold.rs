@@ -40,15 +40,15 @@ impl GameState {
             GameEvent::Created(_) => return Err(state("created", "Игра уже создана.")),
             GameEvent::Joined { user, name } => everyone(Change::Join(self.decide_join(*user, name)?)),
             GameEvent::Started { roles, speech } => everyone(Change::Start(self.decide_start(roles, speech, at)?)),
-            GameEvent::Opened { day, midday_at, deadline_at } => {
-                everyone(Change::Open(self.decide_open(*day, *midday_at, *deadline_at, at)?))
+            GameEvent::Opened { day, midday_at, deadline_at, early } => {
+                everyone(Change::Open(self.decide_open(*day, *midday_at, *deadline_at, *early, at)?))
             }
             GameEvent::Order { day, order } => {
                 let accepted = self.decide_order(*day, order)?;
                 let audience = self.order_audience(&accepted);
                 Decision { audience, change: Change::Order(accepted) }
             }
-            GameEvent::Midday { day } => everyone(self.decide_midday(*day)?),
+            GameEvent::Midday { day, early } => everyone(self.decide_midday(*day, *early)?),
             GameEvent::Resolved { day, early } => everyone(self.decide_resolve(*day, *early)?),
             GameEvent::Fixed { day, fix } => {
                 let change = self.decide_fix(*day, fix)?;
@@ -70,6 +70,7 @@ impl GameState {
                 everyone(Change::Replace(Box::new(self.decide_replace(seat, *user, name, at)?)))
             }
             GameEvent::Wanted { seat, wanted } => everyone(self.decide_wanted(seat, *wanted)?),
+            GameEvent::Unflagged { post } => everyone(self.decide_unflag(*post)?),
         })
     }
 
@@ -81,7 +82,7 @@ impl GameState {
             Change::Start(s) => self.evolve_start(*s, at),
             Change::Open(o) => self.evolve_open(*o, at),
             Change::Order(a) => self.evolve_order(*a, at),
-            Change::Midday { day } => self.evolve_midday(day),
+            Change::Midday { day, early } => self.evolve_midday(day, early, at),
             Change::Resolve { day, early, m } => self.evolve_resolve(day, early, *m, at),
             Change::Fix { day, entry, m } => self.evolve_fix(day, *entry, m),
             Change::Extend { day, deadline_at } => self.evolve_extend(day, deadline_at, at),
@@ -91,6 +92,7 @@ impl GameState {
             Change::Flag { post, dismiss } => self.evolve_flag(post, dismiss, at),
             Change::Replace(r) => self.evolve_replace(*r),
             Change::Want { seat, wanted } => self.evolve_wanted(seat, wanted),
+            Change::Unflag(u) => self.evolve_unflag(*u, at),
         }
         self.changes.count(d.audience);
     }

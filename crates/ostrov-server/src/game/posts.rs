@@ -18,6 +18,9 @@ pub struct Posted {
     pub flagged: bool,
     /// The automatic Palms bloom flag was dismissed by the host.
     pub dismissed: bool,
+    /// How many times the host withdrew a flag on it (O-FLAG-1): a flag after a withdrawal
+    /// is a new request, not a resend of the first.
+    pub withdrawn: u32,
 }
 
 impl Posted {

@@ -109,10 +109,21 @@ impl GameState {
         day: u32,
         midday_at: i64,
         deadline_at: i64,
+        early: bool,
         at: i64,
     ) -> Result<Box<Opening>, Refused> {
         if self.status != Status::Running || self.open_day().is_some() || day as usize != self.days.len() + 1 {
             return Err(state("not_now", "Сейчас нельзя открыть новый день."));
+        }
+        // The host opens the next day early between the resolution and its opening time
+        // (issue 30, point 3); the scheduler then has nothing left to open.
+        if early {
+            if self.paused_at.is_some() {
+                return Err(state("paused", "Игра на паузе: снимите её с паузы, чтобы открыть следующий день."));
+            }
+            if self.next_open_at.is_none_or(|o| at >= o) {
+                return Err(state("not_now", "Следующий день уже открывается по расписанию."));
+            }
         }
         let entry = self.file.days.get(day as usize - 1).cloned().unwrap_or_default();
         let plan = self.setup()?.plan(day, &entry).map_err(|e| state("bad_fix", e.to_string()))?;
@@ -120,15 +131,20 @@ impl GameState {
         let mut m = before.clone();
         m.open_day(&plan).map_err(|e| state("engine", resolve_error_ru(&e)))?;
         let day = DayTimes::opened(at, midday_at, deadline_at);
-        Ok(Box::new(Opening { m, before, day }))
+        Ok(Box::new(Opening { m, before, day, early }))
     }
 
-    pub(super) fn evolve_open(&mut self, o: Opening, _at: i64) {
+    pub(super) fn evolve_open(&mut self, o: Opening, at: i64) {
         self.m = Some(o.m);
         self.before_open = Some(Box::new(o.before));
         self.sent_today.clear();
         self.days.push(o.day);
         self.next_open_at = None;
+        if o.early {
+            let day = self.days.len() as u32;
+            let text = format!("Ведущий открыл день {day} досрочно.");
+            self.history.push(PublicNote { at, day, text });
+        }
     }
 
     /// Checks an order event without changing anything: what [`GameState::apply`] would say.
@@ -142,13 +158,21 @@ impl GameState {
     /// as [`GameState::check_order`] checks an order sent then. Empty when no day is open
     /// or its deadline (with the grace minute) has passed ([`GameState::order_time`]).
     pub fn legal_orders(&self, seat: PlayerId, now: i64) -> Vec<LegalOrder> {
-        let (Ok((_, at)), Some(m)) = (self.order_time(now), self.m.as_ref()) else { return Vec::new() };
+        self.order_match(now).map_or_else(Vec::new, |m| m.legal_orders(seat))
+    }
+
+    /// The match an order sent at `now` is checked against: the match itself, or past
+    /// 13:00 before the scheduler ran the 13:00 stage a copy with the stage run; `None`
+    /// when no order is taken now. What [`GameState::legal_orders`] asks, once for many
+    /// seats (the host's board).
+    pub fn order_match(&self, now: i64) -> Option<std::borrow::Cow<'_, Match>> {
+        let (Ok((_, at)), Some(m)) = (self.order_time(now), self.m.as_ref()) else { return None };
         if at > Clock::MIDDAY && m.today().is_some_and(|t| t.phase == ostrov_engine::Phase::Morning) {
             let mut m = m.clone();
             m.midday_stage();
-            return m.legal_orders(seat);
+            return Some(std::borrow::Cow::Owned(m));
         }
-        m.legal_orders(seat)
+        Some(std::borrow::Cow::Borrowed(m))
     }
 
     /// An order of the open day, checked by the engine against the state now.
@@ -225,18 +249,25 @@ impl GameState {
         self.day_entry(day).orders.push(entry);
     }
 
-    pub(super) fn decide_midday(&self, day: u32) -> Result<Change, Refused> {
+    pub(super) fn decide_midday(&self, day: u32, early: bool) -> Result<Change, Refused> {
         if self.open_day() != Some(day) || self.days[day as usize - 1].midday_done {
             return Err(state("not_now", "Промежуточный этап этого дня уже прошёл."));
         }
-        Ok(Change::Midday { day })
+        if early && self.paused_at.is_some() {
+            return Err(state("paused", "Игра на паузе: снимите её с паузы, чтобы провести этап 13:00."));
+        }
+        Ok(Change::Midday { day, early })
     }
 
-    pub(super) fn evolve_midday(&mut self, day: u32) {
+    pub(super) fn evolve_midday(&mut self, day: u32, early: bool, at: i64) {
         if let Some(m) = self.m.as_mut() {
             m.midday_stage();
         }
         self.days[day as usize - 1].midday_done = true;
+        if early {
+            let text = format!("Ведущий провёл промежуточный этап (13:00) дня {day} досрочно.");
+            self.history.push(PublicNote { at, day, text });
+        }
     }
 
     pub(super) fn decide_resolve(&self, day: u32, early: bool) -> Result<Change, Refused> {
@@ -277,27 +308,55 @@ impl GameState {
     pub fn palms_due(&self, now: i64) -> Option<GameEvent> {
         let day = self.open_day()?;
         let m = self.m.as_ref()?;
-        let today = m.today()?;
         let t = &self.days[day as usize - 1];
-        for p in self.posts.iter().filter(|p| p.day == day && p.palms_standing()) {
-            let Some(seat) = m.find(&p.post.name) else { continue };
-            if today.sent.get(seat.index()).is_none_or(|s| s.penalty) || !m.state().alive(seat) {
-                continue;
+        let at = self.times.clock(now, t.deadline_at, t.midday_done);
+        self.palms_orders(m, day, at)
+            .find(|order| self.decide_order(day, order).is_ok())
+            .map(|order| GameEvent::Order { day, order })
+    }
+
+    /// The penalty orders the standing Palms bloom flags of day `day` would give now in
+    /// match `m`, at game time `at`: one per living author whose vote is not blocked yet.
+    fn palms_orders<'a>(&'a self, m: &'a Match, day: u32, at: Clock) -> impl Iterator<Item = OrderEntry> + 'a {
+        let today = m.today();
+        self.posts.iter().filter(move |p| p.day == day && p.palms_standing()).filter_map(move |p| {
+            let seat = m.find(&p.post.name)?;
+            if today?.sent.get(seat.index()).is_none_or(|s| s.penalty) || !m.state().alive(seat) {
+                return None;
             }
             let words = p.post.banned.iter().map(|w| format!("«{w}»")).collect::<Vec<_>>().join(", ");
-            let order = OrderEntry {
+            Some(OrderEntry {
                 by: "host".into(),
                 act: "penalty".into(),
                 target: Some(p.post.name.clone()),
                 reason: Some(format!("Пальмы цветут, запрещённые слова: {words}")),
-                at: Some(serde_json::json!(self.times.clock(now, t.deadline_at, t.midday_done).to_string())),
+                at: Some(serde_json::json!(at.to_string())),
                 ..OrderEntry::default()
-            };
-            if self.decide_order(day, &order).is_ok() {
-                return Some(GameEvent::Order { day, order });
+            })
+        })
+    }
+
+    /// The open day resolved now on a copy of the match, nothing stored (issue 30, point
+    /// 2): the orders in force, the standing Palms bloom flags' penalties as the resolution
+    /// would give them first, then the 21:00 resolution with the match's own random draws,
+    /// so the resolution that follows with the same orders gives the same result.
+    pub fn preview(&self) -> Result<Match, Refused> {
+        let day = self.open_day().ok_or_else(|| state("not_open", "Сейчас нет открытого дня."))?;
+        let mut m = self.running()?.clone();
+        let setup = self.setup()?;
+        // One at a time, as the scheduler commits them: each penalty is checked against
+        // the match with the ones before it.
+        loop {
+            let next = self
+                .palms_orders(&m, day, Clock::DEADLINE)
+                .find_map(|e| setup.order_in(&self.seats, &e).ok().filter(|o| m.check(o).is_ok()));
+            let Some(o) = next else { break };
+            if m.submit(&o).is_err() {
+                break;
             }
         }
-        None
+        m.close_day().map_err(|e| state("engine", resolve_error_ru(&e)))?;
+        Ok(m)
     }
 
     /// A host's fix of day `day`'s draws, checked against the state it will meet: for the
@@ -424,7 +483,7 @@ impl GameState {
 
     /// The open day `day` played again from its opening with the day entry `entry`: its
     /// orders in the order they arrived (the file's order), its 13:00 stage if it has run.
-    fn replayed(&self, day: u32, entry: &DayEntry) -> Result<Match, Refused> {
+    pub(super) fn replayed(&self, day: u32, entry: &DayEntry) -> Result<Match, Refused> {
         let setup = self.setup()?;
         let base = self.before_open.as_ref().ok_or_else(|| state("not_now", "День ещё не открыт."))?;
         let mut m = Match::clone(base);

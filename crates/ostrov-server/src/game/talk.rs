@@ -2,7 +2,7 @@
 //! flags on their posts. Every check here counts with [`Counts`], never by reading the
 //! posts again, so a post costs the same however many the game holds.
 
-use super::change::Change;
+use super::change::{Change, Unflag};
 use super::event::{Post, Room, MAX_POST, MAX_POSTS_PER_DAY, MAX_POSTS_PER_GAME, MAX_SPECTATOR_POSTS_PER_GAME};
 pub use super::posts::{Counts, Posted};
 use super::state::{state, GameState, PublicNote, Refused};
@@ -37,7 +37,7 @@ impl GameState {
             return Err(state("too_many_posts", format!("Не больше {MAX_POSTS_PER_DAY} сообщений за день.")));
         }
         let shown = self.post_counts.in_room(post.room) + 1;
-        Ok(Posted { at, day, post: post.clone(), shown, flagged: false, dismissed: false })
+        Ok(Posted { at, day, post: post.clone(), shown, flagged: false, dismissed: false, withdrawn: 0 })
     }
 
     pub(super) fn evolve_post(&mut self, p: Posted) {
@@ -85,6 +85,69 @@ impl GameState {
             format!("Ведущий отметил сообщение №{no} ({}) как нарушение.", p.post.name)
         };
         let day = p.day;
+        self.history.push(PublicNote { at, day, text });
+    }
+}
+
+/// The reason of the penalty a flag gives the author of post `shown` (in its room's
+/// numbers): how the flag's penalty order is told from the host's other penalties.
+pub fn flag_reason(shown: usize) -> String {
+    format!("нарушение в обсуждении, сообщение №{shown}")
+}
+
+impl GameState {
+    /// The host withdraws their flag on the post at `post` (from 0) before the deadline of
+    /// its day (O-FLAG-1): the penalty the flag gave is withdrawn too, the open day played
+    /// again from its opening without that order, as a fix of a tie-break replays it.
+    pub(super) fn decide_unflag(&self, post: usize) -> Result<Change, Refused> {
+        let Some(p) = self.posts.get(post) else {
+            return Err(state("no_post", "Такого сообщения нет."));
+        };
+        if !p.flagged {
+            return Err(state("not_flagged", "Это сообщение не отмечено как нарушение: снимать нечего."));
+        }
+        let Some(day) = self.open_day().filter(|d| *d == p.day) else {
+            return Err(state(
+                "not_now",
+                "Отметку можно снять только до подведения итогов дня, в который написано сообщение.",
+            ));
+        };
+        let reason = flag_reason(p.shown);
+        let author = ostrov_engine::fold_name(&p.post.name);
+        let entry = self.file.days.get(day as usize - 1).cloned().unwrap_or_default();
+        let found = entry.orders.iter().rposition(|o| {
+            o.by == "host"
+                && o.act == "penalty"
+                && o.reason.as_deref() == Some(reason.as_str())
+                && o.target.as_deref().is_some_and(|t| ostrov_engine::fold_name(t) == author)
+        });
+        let penalty = match found {
+            Some(i) => {
+                let mut without = entry.clone();
+                without.orders.remove(i);
+                Some((i, Box::new(self.replayed(day, &without)?)))
+            }
+            None => None,
+        };
+        Ok(Change::Unflag(Box::new(Unflag { post, penalty })))
+    }
+
+    pub(super) fn evolve_unflag(&mut self, u: Unflag, at: i64) {
+        let p = &mut self.posts[u.post];
+        p.flagged = false;
+        p.withdrawn += 1;
+        let (day, no, name) = (p.day, p.shown, p.post.name.clone());
+        let text = match u.penalty {
+            Some((i, m)) => {
+                self.m = Some(*m);
+                self.day_entry(day).orders.remove(i);
+                if let Some(sent) = self.sent_at.get_mut(day as usize - 1).filter(|s| i < s.len()) {
+                    sent.remove(i);
+                }
+                format!("Ведущий снял отметку о нарушении с сообщения №{no} ({name}) и отменил штраф: голос снова учитывается.")
+            }
+            None => format!("Ведущий снял отметку о нарушении с сообщения №{no} ({name})."),
+        };
         self.history.push(PublicNote { at, day, text });
     }
 }

@@ -50,14 +50,17 @@ fn step(live: &mut GameState, log: &mut Vec<(i64, GameEvent)>, now: i64) -> Opti
 fn the_scheduler_runs_13_00_then_21_00_then_22_00_each_once() {
     let (mut live, mut log) = game(5);
     assert_eq!(live.due(START + 15 * H), None, "13:00 is not over yet");
-    assert_eq!(step(&mut live, &mut log, START + 15 * H + 60), Some(GameEvent::Midday { day: 1 }));
+    assert_eq!(step(&mut live, &mut log, START + 15 * H + 60), Some(GameEvent::Midday { day: 1, early: false }));
     assert_eq!(live.due(START + 15 * H + 61), None, "the 13:00 stage ran once");
     assert_eq!(live.due(START + 23 * H + 59), None, "21:00 is still in time (O-TIME-1)");
     assert_eq!(step(&mut live, &mut log, START + 23 * H + 60), Some(GameEvent::Resolved { day: 1, early: false }));
     assert_eq!(live.due(START + 23 * H + 61), None, "resolved once");
     assert_eq!(live.next_open_at, Some(START + 24 * H));
     let opened = step(&mut live, &mut log, START + 24 * H);
-    assert_eq!(opened, Some(GameEvent::Opened { day: 2, midday_at: START + 39 * H, deadline_at: START + 47 * H }));
+    assert_eq!(
+        opened,
+        Some(GameEvent::Opened { day: 2, midday_at: START + 39 * H, deadline_at: START + 47 * H, early: false })
+    );
     // The fold of the log is the same game.
     let again = GameState::fold(1, 100, &log).unwrap();
     assert_eq!(again.days, live.days);
@@ -69,9 +72,9 @@ fn a_server_down_at_21_00_resolves_on_start_and_opens_the_next_day_at_once() {
     let (mut live, mut log) = game(5);
     // Back up at 23:30 the next evening: the missed deadline, then the next day.
     let now = START + 25 * H + 30 * 60;
-    assert_eq!(step(&mut live, &mut log, now), Some(GameEvent::Midday { day: 1 }));
+    assert_eq!(step(&mut live, &mut log, now), Some(GameEvent::Midday { day: 1, early: false }));
     assert_eq!(step(&mut live, &mut log, now), Some(GameEvent::Resolved { day: 1, early: false }));
-    let Some(GameEvent::Opened { day: 2, midday_at, deadline_at }) = step(&mut live, &mut log, now) else {
+    let Some(GameEvent::Opened { day: 2, midday_at, deadline_at, .. }) = step(&mut live, &mut log, now) else {
         panic!("day 2 opens")
     };
     assert_eq!((midday_at, deadline_at), (START + 39 * H, START + 47 * H), "day 2 keeps its whole schedule");

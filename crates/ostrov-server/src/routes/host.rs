@@ -194,6 +194,14 @@ fn read(action: &str, body: &Bytes) -> Result<HostAction, ApiError> {
             parse::<Plain>(body)?;
             HostAction::Resolve
         }
+        "midday" => {
+            parse::<Plain>(body)?;
+            HostAction::Midday
+        }
+        "open" => {
+            parse::<Plain>(body)?;
+            HostAction::Open
+        }
         "pause" => {
             parse::<Plain>(body)?;
             HostAction::Pause

@@ -2,6 +2,7 @@
 //! the host's powers, and what a game publishes (newspapers, inbox, report, game file).
 //! Each handler parses its request, calls [`crate::service`] and renders the answer.
 
+mod desk;
 mod extract;
 mod games;
 mod host;
@@ -33,5 +34,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/games/{id}/gamefile", get(papers::gamefile::<S>))
         .route("/games/{id}/events", get(papers::events::<S>))
         .route("/games/{id}/host/{action}", post(host::act::<S>))
+        .route("/games/{id}/board", get(desk::board::<S>))
+        .route("/games/{id}/preview", get(desk::preview::<S>))
         .method_not_allowed_fallback(crate::extract::method_not_allowed)
 }

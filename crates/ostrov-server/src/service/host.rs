@@ -1,6 +1,6 @@
 //! The host's powers (RULES.md §7): answer the Spirit, flag a violation (the player's vote
-//! does not count), disqualify a player, fix a random draw, extend a deadline, resolve now,
-//! pause and resume. Each is an event in the log; the public ones are in the game's history.
+//! does not count), disqualify a player, fix a random draw, extend a deadline, run the
+//! 13:00 stage now, resolve now, open the next day now, pause and resume. Each is an event in the log; the public ones are in the game's history.
 
 use std::sync::Arc;
 
@@ -41,8 +41,13 @@ pub enum HostAction {
     },
     /// A later deadline for the open day.
     Extend(Deadline),
-    /// The open day is resolved now.
+    /// The open day's 13:00 stage runs now (the bulletin is published).
+    Midday,
+    /// The open day is resolved now (its 13:00 stage first, if it has not run).
     Resolve,
+    /// The next day opens now, between the resolution and its opening time; its 13:00
+    /// and deadline follow from now by the schedule.
+    Open,
     Pause,
     Resume,
     /// Another account (by its name) takes a seat (issue 30, point 4).
@@ -75,7 +80,9 @@ impl HostAction {
             HostAction::Remove { .. } => "remove",
             HostAction::Fix { .. } => "fix",
             HostAction::Extend(_) => "extend",
+            HostAction::Midday => "midday",
             HostAction::Resolve => "resolve",
+            HostAction::Open => "open",
             HostAction::Pause => "pause",
             HostAction::Resume => "resume",
             HostAction::Replace { .. } => "replace",
@@ -199,7 +206,18 @@ pub async fn host_action<S: Store, T>(
             };
             GameEvent::Extended { day, deadline_at }
         }
+        HostAction::Midday => GameEvent::Midday { day: need_open()?, early: true },
         HostAction::Resolve => GameEvent::Resolved { day: need_open()?, early: true },
+        HostAction::Open => {
+            if open.is_some() {
+                return Err(ApiError::Conflict("day_open", "День уже открыт: сначала подведите его итоги.".into()));
+            }
+            if live.status == Status::Over {
+                return Err(ApiError::Conflict("game_over", "Игра окончена: новых дней не будет.".into()));
+            }
+            let (midday_at, deadline_at) = live.times.day_after_opening(now);
+            GameEvent::Opened { day: live.days.len() as u32 + 1, midday_at, deadline_at, early: true }
+        }
         HostAction::Pause => GameEvent::Paused {},
         HostAction::Resume => GameEvent::Resumed {},
         HostAction::Replace { seat, .. } => {

@@ -8,6 +8,7 @@
 //! - [`orders`]: a player's order;
 //! - [`host`]: the host's powers ([`HostAction`]);
 //! - [`talk`]: a post to the thread or the pack's chat, the host's flag;
+//! - [`desk`]: the host's board and the preview of the open day resolved now;
 //! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached.
 //! - [`sightings`]: where seats' accounts come from, for the host (issue 30, point 5).
 //!
@@ -16,6 +17,7 @@
 //! after the change (under the game's lock), so what it renders is what the change made.
 
 pub mod balance;
+pub mod desk;
 pub mod host;
 pub mod lobby;
 mod locking;

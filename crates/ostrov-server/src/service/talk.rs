@@ -29,6 +29,9 @@ pub enum Flag {
     Violation,
     /// The automatic Palms bloom flag is taken back before the deadline.
     DismissPalms,
+    /// The host's own flag is withdrawn before the deadline, with the penalty it gave
+    /// (O-FLAG-1).
+    Withdraw,
 }
 
 /// Whether the account `user` may read (and write) room `room`: the thread every signed-in
@@ -150,7 +153,7 @@ pub async fn flag<S: Store>(
     no: usize,
     what: Flag,
 ) -> Result<Anchor, ApiError> {
-    let (name, penalise, anchor) = {
+    let (name, penalise, anchor, round) = {
         let (slot, _) = reach(st, id, Some(user)).await?;
         let live = &slot.live;
         if live.host != user {
@@ -169,14 +172,15 @@ pub async fn flag<S: Store>(
         let anchor = Anchor { room: p.post.room, shown: p.shown };
         let player = live.m.as_ref().and_then(|m| m.find(&p.post.name)).filter(|_| p.post.user != live.host);
         let seated = player.is_some() && live.seat_of(p.post.user).is_some();
-        (p.post.name.clone(), seated && live.open_day() == Some(p.day) && !p.flagged, anchor)
+        (p.post.name.clone(), seated && live.open_day() == Some(p.day) && !p.flagged, anchor, p.withdrawn)
     };
     let (ev, key) = match what {
         Flag::Violation => (GameEvent::Flagged { post: no - 1 }, "flag"),
         Flag::DismissPalms => (GameEvent::Dismissed { post: no - 1 }, "dismiss"),
+        Flag::Withdraw => (GameEvent::Unflagged { post: no - 1 }, "unflag"),
     };
     if penalise && what == Flag::Violation {
-        let reason = Some(format!("нарушение в обсуждении, сообщение №{}", anchor.shown));
+        let reason = Some(crate::game::talk::flag_reason(anchor.shown));
         let action = HostAction::Penalty { target: name, reason };
         match host_action(st, id, user, action, None, |_, _| ()).await {
             Ok(_) | Err(ApiError::Refused(_)) => {}
@@ -184,7 +188,9 @@ pub async fn flag<S: Store>(
         }
     }
     let (mut slot, now) = reach(st, id, Some(user)).await?;
-    let staged = commit(st, &mut slot, ev, Some(user), Some(format!("user{user}:flag:{key}:{no}")), now).await?;
+    // A resend of the same form is the same request; a flag after a withdrawal is new.
+    let request = format!("user{user}:flag:{key}:{no}:{round}");
+    let staged = commit(st, &mut slot, ev, Some(user), Some(request), now).await?;
     drop(slot);
     staged.durable().await?;
     Ok(anchor)

@@ -259,7 +259,7 @@ mod tests {
     fn no_forms_after_the_deadlines_grace_minute() {
         let mut live = started(6);
         let p = live.m.as_ref().unwrap().state().list_order()[0];
-        live.apply(&GameEvent::Midday { day: 1 }, START + 15 * H).unwrap();
+        live.apply(&GameEvent::Midday { day: 1, early: false }, START + 15 * H).unwrap();
         let deadline = START + 23 * H;
         assert!(acts(&order_forms(&live, p, deadline + GRACE - 1, None)).contains(&"vote"), "still in time");
         assert!(order_forms(&live, p, deadline + GRACE, None).is_empty(), "late");
@@ -290,7 +290,7 @@ mod tests {
             order_forms(live, p, now, None).into_iter().find(|f| f.act == "vote").and_then(|f| f.current)
         };
         assert_eq!(current(&live, START + 12 * H).as_deref(), Some(format!("{a} (1 декабря, 22:30)").as_str()));
-        live.apply(&GameEvent::Midday { day: 1 }, START + 15 * H).unwrap();
+        live.apply(&GameEvent::Midday { day: 1, early: false }, START + 15 * H).unwrap();
         let at = START + 16 * H + 21 * 60;
         live.apply(&GameEvent::Order { day: 1, order: vote(&b, "14:21") }, at).unwrap();
         assert_eq!(current(&live, at + 60).as_deref(), Some(format!("{b} (в 14:21)").as_str()));

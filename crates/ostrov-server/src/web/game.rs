@@ -11,20 +11,19 @@ use axum::extract::{Form, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use ostrov_engine::ru::Gender;
-use ostrov_engine::Event;
-use ostrov_paper::Format;
 use ostrov_store::Store;
 use serde::Deserialize;
 
+#[allow(unused_imports)] // the host template's words
+use super::desk::{host_panel, FlagText, HostPanel, SeatText, TallyText};
 use super::forms::{order_forms, OrderForm, PostedOrder};
 use super::page::{page, to, Chrome, St, Visitor, WebError};
 use super::text::{countdown, death_ru, game_status, seats_ru, when, When};
 use super::thread::{thread_view, RoomQuery, Shown, ThreadView};
 use crate::app::AppState;
 use crate::error::ApiError;
-use crate::game::{Fix, GameState, Room, Status};
-use crate::service::host::Deadline;
-use crate::service::{self, reach, HostAction};
+use crate::game::{GameState, Room, Status};
+use crate::service::{self, reach};
 use crate::view::{self, EventView, GameView, PlayerView, Viewer, YouView};
 
 /// A refusal to show next to one form (`key`: the form's act or action), and which day
@@ -34,11 +33,13 @@ pub struct Notes {
     pub key: String,
     pub message: String,
     pub shown: Option<(Room, Shown)>,
+    /// The host's board shows only the seats with something still to send (`?pending=1`).
+    pub pending: bool,
 }
 
 impl Notes {
     pub fn error(key: &str, message: String) -> Notes {
-        Notes { key: key.to_string(), message, shown: None }
+        Notes { key: key.to_string(), message, ..Notes::default() }
     }
     fn get(&self, key: &str) -> Option<&str> {
         (self.key == key && !self.message.is_empty()).then_some(self.message.as_str())
@@ -116,21 +117,6 @@ pub struct PaperLink {
     pub url: String,
 }
 
-pub struct HostPanel {
-    pub invite: String,
-    pub orders: Vec<String>,
-    /// The step-by-step log of every resolved day, the last first.
-    pub logs: Vec<(u32, Vec<String>)>,
-    pub log_day: u32,
-    pub bbcode: Option<String>,
-    pub living: Vec<String>,
-    pub question: Option<String>,
-    pub events: Vec<(&'static str, &'static str)>,
-    pub open: bool,
-    pub paused: bool,
-    pub running: bool,
-}
-
 #[derive(Template)]
 #[template(path = "game.html")]
 pub struct GamePage<'a> {
@@ -193,6 +179,7 @@ pub fn render_game_page<'a>(
     invite: Option<String>,
     now: i64,
     notes: &Notes,
+    preview: Option<Arc<crate::preview::Preview>>,
 ) -> GamePage<'a> {
     let user = v.user.as_ref().map_or(-1, |u| u.0);
     let viewer = Viewer::of(live, user);
@@ -249,7 +236,8 @@ pub fn render_game_page<'a>(
     let shown = |room| notes.shown.filter(|(r, _)| *r == room).map_or_else(Shown::default, |(_, s)| s);
     let thread = thread_view(live, v, Room::Thread, notes.get("post"), shown(Room::Thread));
     let pack_thread = in_pack.then(|| thread_view(live, v, Room::Pack, notes.get("post_pack"), shown(Room::Pack)));
-    let host = (viewer == Viewer::Host).then(|| host_panel(live, invite.clone().unwrap_or_default(), now));
+    let host = (viewer == Viewer::Host)
+        .then(|| host_panel(live, invite.clone().unwrap_or_default(), now, notes.pending, preview));
     let host_error = (viewer == Viewer::Host && !notes.key.is_empty() && notes.key.starts_with("host_"))
         .then(|| (notes.key.clone(), notes.message.clone()));
     GamePage {
@@ -279,83 +267,18 @@ pub fn render_game_page<'a>(
     }
 }
 
-fn host_panel(live: &GameState, invite: String, now: i64) -> HostPanel {
-    let orders = view::orders_of(live, None)
-        .iter()
-        .map(|o| {
-            let named: Vec<String> =
-                o.from.iter().chain(o.target.iter()).chain(o.targets.iter().flatten()).cloned().collect();
-            let act = ostrov_engine::Act::parse(&o.act);
-            // A use names its item (issue 29, point 4): the one the order names, else the
-            // one its sender holds.
-            let item = (act == Some(ostrov_engine::Act::Use))
-                .then(|| {
-                    o.item.as_deref().and_then(ostrov_engine::Item::parse).or_else(|| {
-                        let m = live.m.as_ref()?;
-                        m.state().player(m.find(&o.by)?).item.map(|h| h.item)
-                    })
-                })
-                .flatten();
-            let what = match (act, item) {
-                (_, Some(i)) => format!("применить {}", i.ru_acc()),
-                (Some(a), None) => a.ru().to_string(),
-                (None, None) => "?".to_string(),
-            };
-            let mut s = format!("{} {}: {what}", o.at.as_ref().and_then(|a| a.as_str()).unwrap_or(""), o.by);
-            if !named.is_empty() {
-                s.push_str(if act == Some(ostrov_engine::Act::Swap) { ": " } else { " → " });
-                s.push_str(&named.join(if act == Some(ostrov_engine::Act::Swap) { " ↔ " } else { ", " }));
-            }
-            if let (Some(i), None) = (&o.item, item) {
-                s.push_str(&format!(" ({i})"));
-            }
-            if let Some(t) = &o.text {
-                s.push_str(&format!(" «{t}»"));
-            }
-            s
-        })
-        .collect();
-    let m = live.m.as_ref();
-    let last = live.days.iter().rposition(|d| d.resolved_at.is_some()).map(|i| i as u32 + 1);
-    let logs = match (m, last) {
-        (Some(m), Some(last)) => (1..=last)
-            .rev()
-            .filter_map(|d| {
-                m.record(d).map(|r| (d, r.log.iter().map(|e| format!("{}. {}", e.step.number(), e.text)).collect()))
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    let bbcode = last.and_then(|d| crate::view::paper(live, d, "evening")).map(|p| p.render(Format::Bbcode));
-    let question = m.and_then(|m| m.today()).and_then(|t| {
-        t.question
-            .as_ref()
-            .filter(|_| t.answer.is_none())
-            .map(|(p, q)| format!("{}: «{q}»", m.map_or("", |m| m.state().name(*p))))
-    });
-    let _ = now;
-    HostPanel {
-        invite,
-        orders,
-        logs,
-        log_day: last.unwrap_or(0),
-        bbcode,
-        living: m.map(|m| m.state().living().map(|p| m.state().name(p).to_string()).collect()).unwrap_or_default(),
-        question,
-        events: Event::ALL.iter().map(|e| (e.id(), e.ru())).collect(),
-        open: live.open_day().is_some(),
-        paused: live.paused_at.is_some(),
-        running: live.status == Status::Running,
-    }
-}
-
 /// Renders the page of game `id` for `v` (status 422 when `notes` holds a refusal).
 pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes: Notes) -> Result<Response, WebError> {
     let user = v.id()?;
     let invite = st.store.game(id).await?.map(|g| g.invite);
-    let (slot, now) = reach(st, id, Some(user)).await?;
+    let (mut slot, now) = reach(st, id, Some(user)).await?;
     let invite = invite.filter(|_| slot.live.host == user);
-    let mut p = render_game_page(v, &slot.live, invite, now, &notes);
+    // The host's preview of the open day, made once per state of the game.
+    let slot = &mut *slot;
+    let preview = (slot.live.host == user && slot.live.open_day().is_some())
+        .then(|| crate::preview::preview(&slot.live, &mut slot.preview).ok())
+        .flatten();
+    let mut p = render_game_page(v, &slot.live, invite, now, &notes, preview);
     if slot.live.host == user {
         p.game.shared_access = Some(crate::service::sightings::shared(st, &slot.live).await?);
     }
@@ -365,20 +288,33 @@ pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes
 
 type Id = Result<Path<i64>, PathRejection>;
 
-/// `GET /games/{id}?room=thread|pack&day=N&page=K`: the game page; the query picks the
-/// day and page of a room's posts (default: the open day's last page).
+/// `GET /games/{id}?room=thread|pack&day=N&page=K&pending=1`: the game page; the query
+/// picks the day and page of a room's posts (default: the open day's last page) and, for
+/// the host, whether the board shows only the seats with something still to send.
 pub async fn show<S: Store>(
     State(st): St<S>,
     h: HeaderMap,
     p: Id,
     q: Result<Query<RoomQuery>, QueryRejection>,
+    d: Result<Query<DeskQuery>, QueryRejection>,
 ) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
     let Path(id) = p.map_err(ApiError::from)?;
     let Query(q) =
         q.map_err(|_| ApiError::BadRequest("Неверные параметры адреса страницы (день и страница — числа).".into()))?;
     let shown = Some(q.shown()?);
-    render(&st, &v, id, Notes { shown, ..Notes::default() }).await
+    // The same query string the room's query read: it reads here too.
+    let d = d.map(|Query(d)| d).unwrap_or_default();
+    let pending = matches!(d.pending.as_deref(), Some("1" | "true" | "yes" | "on"));
+    render(&st, &v, id, Notes { shown, pending, ..Notes::default() }).await
+}
+
+/// The host's board filter: `?pending=1` shows only the seats with something still to
+/// send («кто ещё не сходил»), without JavaScript.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct DeskQuery {
+    pending: Option<String>,
 }
 
 /// `POST /games/{id}/order`: a player's order from its form.
@@ -398,89 +334,5 @@ pub async fn order<S: Store>(
         Err(e @ ApiError::Internal(_)) => Err(e.into()),
         Err(ApiError::Forbidden) => Err(ApiError::Forbidden.into()),
         Err(e) => render(&st, &v, id, Notes::error(&act, e.message())).await,
-    }
-}
-
-/// A host action's form.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-pub struct HostForm {
-    csrf: String,
-    action: String,
-    target: String,
-    reason: String,
-    answer: String,
-    minutes: String,
-    event: String,
-    /// The substitute's account name (`replace`).
-    user: String,
-    /// `yes` when the host ticked the confirmation of a replacement.
-    confirm: String,
-}
-
-/// `POST /games/{id}/host`: one of the host's powers, as the API's host action.
-pub async fn host<S: Store>(
-    State(st): St<S>,
-    h: HeaderMap,
-    p: Id,
-    Form(f): Form<HostForm>,
-) -> Result<Response, WebError> {
-    let v = Visitor::of(&st, &h).await?;
-    let user = v.id()?;
-    v.check(&f.csrf)?;
-    let Path(id) = p.map_err(ApiError::from)?;
-    let key = format!("host_{}", f.action);
-    let reason = Some(ostrov_engine::clean_line(&f.reason)).filter(|r| !r.is_empty());
-    let target = f.target.trim().to_string();
-    let action = match f.action.as_str() {
-        "answer" => match f.answer.as_str() {
-            "yes" => HostAction::Answer { yes: true },
-            "no" => HostAction::Answer { yes: false },
-            _ => return render(&st, &v, id, Notes::error(&key, "Выберите ответ: «да» или «нет».".into())).await,
-        },
-        "penalty" | "remove" if target.is_empty() => {
-            return render(&st, &v, id, Notes::error(&key, "Выберите игрока.".into())).await;
-        }
-        "penalty" => HostAction::Penalty { target, reason },
-        "remove" => HostAction::Remove { target, reason },
-        "extend" => match f.minutes.trim().parse::<u32>() {
-            Ok(n) if (1..=20160).contains(&n) => HostAction::Extend(Deadline::Later(n)),
-            _ => {
-                let m = "Укажите, на сколько минут продлить день: целое число от 1 до 20160.".to_string();
-                return render(&st, &v, id, Notes::error(&key, m)).await;
-            }
-        },
-        "fix" => {
-            if f.event.trim().is_empty() {
-                return render(&st, &v, id, Notes::error(&key, "Выберите событие дня.".into())).await;
-            }
-            HostAction::Fix { day: None, fix: Fix { event: Some(f.event.trim().to_string()), ..Fix::default() } }
-        }
-        "replace" | "wanted" | "unwanted" if target.is_empty() => {
-            return render(&st, &v, id, Notes::error(&key, "Выберите место.".into())).await;
-        }
-        "replace" if f.user.trim().is_empty() => {
-            let m = "Впишите имя учётной записи, которая займёт место.".to_string();
-            return render(&st, &v, id, Notes::error(&key, m)).await;
-        }
-        "replace" if f.confirm != "yes" => {
-            let m = format!(
-                "Подтвердите замену: отметьте «Да, заменить». Тот, кто сейчас играет за «{target}», станет \
-                 зрителем и сразу потеряет роль, приказы и чат стаи этого места."
-            );
-            return render(&st, &v, id, Notes::error(&key, m)).await;
-        }
-        "replace" => HostAction::Replace { seat: target, user: f.user.trim().to_string() },
-        "wanted" => HostAction::Want { seat: target, wanted: true },
-        "unwanted" => HostAction::Want { seat: target, wanted: false },
-        "resolve" => HostAction::Resolve,
-        "pause" => HostAction::Pause,
-        "resume" => HostAction::Resume,
-        _ => return render(&st, &v, id, Notes::error("host_", "Неизвестное действие ведущего.".into())).await,
-    };
-    match service::host_action(&st, id, user, action, None, |_, _| ()).await {
-        Ok(_) => Ok(to(&format!("/games/{id}"))),
-        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
-        Err(e) => render(&st, &v, id, Notes::error(&key, e.message())).await,
     }
 }

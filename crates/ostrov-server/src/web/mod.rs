@@ -12,8 +12,10 @@ mod account;
 mod assets;
 #[cfg(test)]
 mod corpus;
+mod desk;
 mod forms;
 mod game;
+mod host;
 mod lobby;
 mod page;
 mod paper;
@@ -51,7 +53,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/games/{id}", get(game::show::<S>))
         .route("/games/{id}/start", post(lobby::start::<S>))
         .route("/games/{id}/order", post(game::order::<S>))
-        .route("/games/{id}/host", post(game::host::<S>))
+        .route("/games/{id}/host", post(host::host::<S>))
         .route("/games/{id}/thread", get(thread::fragment::<S>).post(talk::post::<S>))
         .route("/games/{id}/thread.md", get(thread::export::<S>))
         .route("/games/{id}/flag", post(talk::flag::<S>))

@@ -7,6 +7,7 @@ use axum::response::Response;
 use ostrov_store::Store;
 use serde::Deserialize;
 
+use super::desk::confirm_page;
 use super::game::{render, Notes};
 use super::page::{to, St, Visitor, WebError};
 use super::thread::{room_id, room_of};
@@ -62,8 +63,10 @@ pub struct FlagForm {
     csrf: String,
     /// The post's number (1-based).
     post: String,
-    /// `flag` or `dismiss`.
+    /// `flag`, `unflag` (the host's flag withdrawn) or `dismiss`.
     action: String,
+    /// `1` on the confirmation page's second post of a flag (issue 30, point 3).
+    confirm: String,
 }
 
 /// `POST /games/{id}/flag`: the host flags a post (for a player's post on the open day
@@ -85,12 +88,32 @@ pub async fn flag<S: Store>(
     };
     let what = match f.action.as_str() {
         "flag" => Flag::Violation,
+        "unflag" => Flag::Withdraw,
         "dismiss" => Flag::DismissPalms,
         _ => return render(&st, &v, id, Notes::error("post", "Неизвестное действие.".into())).await,
     };
+    if what == Flag::Violation && f.confirm != "1" {
+        // A flag is public and takes the author's vote today: asked again first.
+        let question = {
+            let (slot, _) = service::reach(&st, id, Some(user)).await?;
+            if slot.live.host != user {
+                return Err(ApiError::Forbidden.into());
+            }
+            let p = slot.live.posts.get(no - 1).ok_or(ApiError::NotFound)?;
+            format!("Отметить сообщение №{} ({}) как нарушение?", p.shown, p.post.name)
+        };
+        let fields = vec![("action", f.action.clone()), ("post", f.post.clone())];
+        let consequence =
+            "Отметку увидят все; если это сообщение игрока за сегодня, его голос сегодня не учитывается. \
+                           Снять отметку можно до дедлайна.";
+        let action = format!("/games/{id}/flag");
+        return Ok(confirm_page(&v, id, question, consequence, "Да, отметить нарушение", action, fields));
+    }
     match service::flag(&st, id, user, no, what).await {
         Ok(a) => Ok(to(&format!("/games/{id}#post-{}-{}", room_id(a.room), a.shown))),
         Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
+        // A withdrawal's refusal is shown on the host's board, next to the flags.
+        Err(e) if what == Flag::Withdraw => render(&st, &v, id, Notes::error("host_unflag", e.message())).await,
         Err(e) => render(&st, &v, id, Notes::error("post", e.message())).await,
     }
 }

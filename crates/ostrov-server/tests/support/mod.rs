@@ -216,7 +216,7 @@ pub fn host_flag(c: &mut Client, id: i64, no: usize) -> Reply {
     let page = c.get(&format!("/games/{id}")).unwrap().body;
     let at = page.find("name=\"csrf\" value=\"").unwrap() + 19;
     let token = page[at..].split('"').next().unwrap().to_string();
-    let body = format!("csrf={token}&action=flag&post={no}");
+    let body = format!("csrf={token}&action=flag&post={no}&confirm=1");
     c.raw("POST", &format!("/games/{id}/flag"), "application/x-www-form-urlencoded", body.as_bytes()).unwrap()
 }
 
