@@ -39,6 +39,8 @@ pub mod password;
 pub mod process;
 pub mod ratelimit;
 pub mod registry;
+pub mod results;
+pub mod review;
 pub mod routes;
 pub mod schedule;
 pub mod scheduler;

@@ -8,7 +8,8 @@
 //! - [`orders`]: a player's order;
 //! - [`host`]: the host's powers ([`HostAction`]);
 //! - [`talk`]: a post to the thread or the pack's chat, the host's flag;
-//! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached.
+//! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached;
+//! - [`records`]: players' records and the setups against reality, from stored results.
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
 //! shows the game afterwards it passes `show`, called on the game as it stands right
@@ -19,6 +20,7 @@ pub mod host;
 pub mod lobby;
 mod locking;
 pub mod orders;
+pub mod records;
 pub mod talk;
 
 pub use host::{host_action, HostAction, HostDone};
