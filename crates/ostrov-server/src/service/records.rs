@@ -66,13 +66,13 @@ pub const BACKFILL_BATCH: i64 = 64;
 pub const BACKFILL_MAX: usize = 100_000;
 
 /// Stores the result of every finished game that has none (games that ended before
-/// results were kept), once, in the background after the start: folded one by one, a
-/// batch at a time, never holding up the start or the deadlines. A game whose log does
-/// not fold is logged and left.
+/// results were kept), once, in the background after the start: each folded from its log
+/// on its own (not kept in memory), a batch at a time, never holding up the start or the
+/// deadlines. A game whose log does not fold to a finished game is left, and counted in
+/// one line of the log at the end.
 pub async fn backfill<S: Store>(st: &Arc<AppState<S>>) {
-    let mut done = 0usize;
-    let mut failed = std::collections::HashSet::new();
-    while done < BACKFILL_MAX {
+    let (mut stored, mut failed) = (0usize, std::collections::BTreeSet::new());
+    while stored + failed.len() < BACKFILL_MAX {
         let ids = match st.store.unrecorded(BACKFILL_BATCH + failed.len() as i64).await {
             Ok(ids) => ids,
             Err(e) => {
@@ -85,22 +85,33 @@ pub async fn backfill<S: Store>(st: &Arc<AppState<S>>) {
             break;
         }
         for id in todo {
-            let result = match st.game(id).await {
-                Ok(game) => crate::results::result_of(&game.lock().await.live),
-                Err(_) => None,
+            let host = match st.store.game(id).await {
+                Ok(Some(row)) => row.host_id,
+                _ => {
+                    failed.insert(id);
+                    continue;
+                }
             };
-            let stored = match result {
-                Some(r) => st.store.record_result(&r).await.map_err(|e| e.to_string()),
-                None => Err("its log does not fold to a finished game".into()),
+            let result = match crate::cache::fold_stored(&st.store, id, host).await {
+                Ok(Some(slot)) => crate::results::result_of(&slot.live),
+                _ => None,
             };
-            if let Err(e) = stored {
-                eprintln!("ostrov-server: game {id}: storing its result: {e}");
-                failed.insert(id);
+            match result {
+                Some(r) if st.store.record_result(&r).await.is_ok() => stored += 1,
+                _ => {
+                    failed.insert(id);
+                }
             }
-            done += 1;
         }
     }
-    if done > 0 {
-        eprintln!("ostrov-server: stored the results of {done} finished games");
+    if stored > 0 {
+        eprintln!("ostrov-server: stored the results of {stored} finished games");
+    }
+    if let Some(first) = failed.first() {
+        eprintln!(
+            "ostrov-server: the results of {} finished games could not be stored (their logs do not fold to a \
+             finished game; the first: game {first})",
+            failed.len()
+        );
     }
 }

@@ -63,25 +63,28 @@ struct Recent {
 /// The verbs of a record, agreeing with the player's gender (an unknown gender gets
 /// words that need none).
 pub fn summary_ru(name: &str, gender: Option<Gender>, games: u32, wins: u32, survived: u32) -> String {
-    let g = |m: &'static str, f: &'static str, none: &'static str| match gender {
-        Some(Gender::Male) => m,
-        Some(Gender::Female) => f,
-        None => none,
-    };
-    if games == 0 {
-        return format!("{name} {} ни одной законченной игры.", g("ещё не сыграл", "ещё не сыграла", "— пока нет"));
-    }
     let n = |k: u32, one: &'static str, few: &'static str, many: &'static str| {
         format!("{k} {}", ostrov_engine::plural::form(k as u64, one, few, many))
     };
+    let (played, won, lived) = match gender {
+        Some(Gender::Male) => ("сыграл", "выиграл", "дожил"),
+        Some(Gender::Female) => ("сыграла", "выиграла", "дожила"),
+        None if games == 0 => return format!("{name}: законченных игр пока нет."),
+        None => {
+            return format!(
+                "{name}: законченных игр — {games}, побед — {wins} ({}), в живых до конца — {survived}.",
+                percent(wins, games)
+            )
+        }
+    };
+    if games == 0 {
+        return format!("{name} ещё не {played} ни одной законченной игры.");
+    }
     format!(
-        "{name}{} {}, {} {} ({}), {} до конца в {}.",
-        g(" сыграл", " сыграла", ": сыграно"),
+        "{name} {played} {}, {won} {} ({}), {lived} до конца в {}.",
         n(games, "игру", "игры", "игр"),
-        g("выиграл", "выиграла", "побед —"),
-        if gender.is_some() { n(wins, "раз", "раза", "раз") } else { wins.to_string() },
+        n(wins, "раз", "раза", "раз"),
         percent(wins, games),
-        g("дожил", "дожила", "выживание"),
         n(survived, "игре", "играх", "играх"),
     )
 }
@@ -104,7 +107,7 @@ fn fate_ru(survived: bool, gender: Option<Gender>) -> &'static str {
         (true, None) => "в живых до конца",
         (false, Some(Gender::Male)) => "погиб",
         (false, Some(Gender::Female)) => "погибла",
-        (false, None) => "выбыл из игры",
+        (false, None) => "выбытие из игры",
     }
 }
 
@@ -180,4 +183,35 @@ pub async fn stats<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response,
         after: FLAG_AFTER,
     };
     Ok(page(&v, StatusCode::OK, &p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record's sentences agree with the player's gender, and one whose gender is not
+    /// known gets words that need none, never «(а)».
+    #[test]
+    fn a_records_words_agree_with_the_players_gender() {
+        let mut text = String::new();
+        for (name, g) in [("Лев", Some(Gender::Male)), ("Кисуля", Some(Gender::Female)), ("Kot2000", None)] {
+            text.push_str(&format!("## {name}\n"));
+            for (games, wins, survived) in [(0, 0, 0), (1, 1, 1), (3, 2, 1), (12, 7, 5)] {
+                text.push_str(&summary_ru(name, g, games, wins, survived));
+                text.push('\n');
+            }
+            for (won, lived) in [(true, true), (false, false)] {
+                text.push_str(&format!("{}, {}\n", outcome_ru(won, g), fate_ru(lived, g)));
+            }
+            // The review's list of roles: the living and the dead.
+            text.push_str(&format!(
+                "{name}: {}; {}; {}\n",
+                super::super::review::alive_ru(g),
+                super::super::text::death_ru("lynch", g),
+                super::super::text::death_ru("night", g)
+            ));
+        }
+        assert!(!text.contains("(а)"), "{text}");
+        insta::assert_snapshot!(text);
+    }
 }

@@ -103,14 +103,8 @@ impl ReviewPage<'_> {
         super::text::death_ru(d.how, p.gender)
     }
 
-    /// «жив», «жива» or «в живых».
     fn alive(&self, p: &crate::review::ReviewPlayer) -> &'static str {
-        use ostrov_engine::ru::Gender::{Female, Male};
-        match p.gender {
-            Some(Male) => "жив",
-            Some(Female) => "жива",
-            None => "в живых",
-        }
+        alive_ru(p.gender)
     }
 
     fn paper(&self, kind: &str) -> &'static str {
@@ -119,5 +113,15 @@ impl ReviewPage<'_> {
             "evening" => "итоги дня",
             _ => "итоговая газета",
         }
+    }
+}
+
+/// «жив», «жива» or «в живых», as the player's gender has it.
+pub fn alive_ru(g: Option<ostrov_engine::ru::Gender>) -> &'static str {
+    use ostrov_engine::ru::Gender::{Female, Male};
+    match g {
+        Some(Male) => "жив",
+        Some(Female) => "жива",
+        None => "в живых",
     }
 }

@@ -317,20 +317,17 @@ pub async fn fragment<S: Store>(
 /// review's download); the pack's chat is in it only for the host and the pack.
 pub async fn export<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
-    let user = v.user.as_ref().map(|u| u.0);
+    // Signed in, as the thread is read.
+    let user = v.id()?;
     let Path(id) = p.map_err(ApiError::from)?;
-    let (slot, _) = reach(&st, id, user).await?;
+    let (slot, _) = reach(&st, id, Some(user)).await?;
     let live = &slot.live;
     // The host's at any time; once the game is over, whoever may reach it (O-THREAD-6),
     // the pack's chat only to the pack and the host (O-THREAD-4).
-    let viewer = user.map_or(crate::view::Viewer::Outsider, |u| crate::view::Viewer::of(live, u));
-    if !viewer.sees_all(live) {
-        return Err(match user {
-            Some(_) => ApiError::Forbidden.into(),
-            None => WebError::Login,
-        });
+    if !crate::view::Viewer::of(live, user).sees_all(live) {
+        return Err(ApiError::Forbidden.into());
     }
-    let pack = user.is_some_and(|u| crate::service::talk::may_read(live, u, Room::Pack));
+    let pack = crate::service::talk::may_read(live, user, Room::Pack);
     let tz = live.config.schedule.tz.as_str();
     let mut out = format!("# {}: обсуждение\n", ostrov_paper::md_escape(&live.config.title));
     for room in [Room::Thread, Room::Pack].into_iter().filter(|r| *r == Room::Thread || pack) {
