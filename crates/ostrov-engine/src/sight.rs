@@ -90,21 +90,23 @@ impl Sight<'_> {
     }
 
     /// Whether the viewer may see the orders `q` sent: their own; everyone's to the host
-    /// (O-PAPER-2: night orders are never public).
+    /// and, once the game is over, to everyone (O-PAPER-2: night orders are never public
+    /// while the game goes on; O-THREAD-6: the game file with every order is public after).
     pub fn orders(&self, q: PlayerId) -> bool {
-        self.viewer == Viewer::Host || self.own(q)
+        self.sees_all() || self.own(q)
     }
 
     /// Whether the viewer may read the private messages to `q` (seer results, items
-    /// received …): their own; the host's report lists everyone's.
+    /// received …): their own; the host's report lists everyone's, and once the game is
+    /// over so does everyone's (O-THREAD-6).
     pub fn notices(&self, q: PlayerId) -> bool {
-        self.viewer == Viewer::Host || self.own(q)
+        self.sees_all() || self.own(q)
     }
 
     /// Whether the viewer may know that `q` is the maniac's victim: only the host and the
-    /// victim (O-PAPER-2: the maniac's victim is never public).
+    /// victim while the game goes on (O-PAPER-2), everyone once it is over (O-THREAD-6).
     pub fn maniac_victim(&self, q: PlayerId) -> bool {
-        self.viewer == Viewer::Host || self.own(q)
+        self.sees_all() || self.own(q)
     }
 
     /// Whether the viewer may read and write the pack's chat: the werewolves and the
@@ -281,6 +283,24 @@ item = "none"
         for v in [Viewer::Host, Viewer::Seat(anya)] {
             let s = m.sight(v);
             assert!(s.orders(anya) && s.notices(anya) && s.maniac_victim(anya), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn orders_and_notices_are_public_once_the_game_is_over() {
+        // O-THREAD-6: everything but the pack's chat is public after the end.
+        let (mut m, [anya, borya, vika, gosha, dina, egor]) = setup();
+        m.open_day(&day(None)).unwrap();
+        m.submit(&Order::host(Command::Remove { target: vika, reason: None })).unwrap();
+        for p in [anya, gosha, dina, egor] {
+            m.submit(&Order::new(p, Command::Vote(Targets::one(borya)))).unwrap();
+        }
+        m.close_day().unwrap();
+        assert!(m.winner().is_some());
+        for v in [Viewer::Outsider, Viewer::Spectator, Viewer::Seat(borya)] {
+            let s = m.sight(v);
+            assert!(s.orders(anya) && s.notices(anya) && s.maniac_victim(anya), "{v:?}");
+            assert_eq!(s.pack_chat(), v == Viewer::Seat(borya), "{v:?}: the pack's chat stays the pack's");
         }
     }
 

@@ -159,12 +159,18 @@ impl<S: Store> AppState<S> {
     pub(crate) async fn after_new_entries(&self, live: &GameState, was_over: bool) {
         self.games.note(live);
         if !was_over && live.status == Status::Over {
-            self.finish(live.id, registry::Summary::of(live)).await;
+            self.finish(live.id, registry::Summary::of(live), crate::results::result_of(live)).await;
         }
     }
 
-    /// Notes a game over, in the store (so the next start need not fold it) and here.
-    pub(crate) async fn finish(&self, id: i64, summary: registry::Summary) {
+    /// Notes a game over, in the store (so the next start need not fold it) and here, and
+    /// stores its result (players' records and the setups' counts are made of it).
+    pub(crate) async fn finish(&self, id: i64, summary: registry::Summary, result: Option<ostrov_store::GameResult>) {
+        if let Some(r) = result {
+            if let Err(e) = self.store.record_result(&r).await {
+                eprintln!("ostrov-server: game {id}: storing its result: {e}");
+            }
+        }
         match serde_json::to_value(&summary) {
             Ok(v) => {
                 if let Err(e) = self.store.finish_game(id, &v).await {

@@ -159,7 +159,8 @@ pub async fn commit_request<S: Store>(
     let seq = expected + 1;
     slot.live.seq = seq;
     st.games.note(&slot.live);
-    let ended = (was_over != (slot.live.status == Status::Over)).then(|| registry::Summary::of(&slot.live));
+    let ended = (was_over != (slot.live.status == Status::Over))
+        .then(|| (registry::Summary::of(&slot.live), crate::results::result_of(&slot.live)));
     let (client_request_id, request_hash) = match request {
         Some(r) => {
             slot.remember(&r, seq);
@@ -175,8 +176,8 @@ pub async fn commit_request<S: Store>(
         match pending.await {
             Ok(Appended::New(s)) if s == seq => {
                 durable.fetch_max(s, Ordering::AcqRel);
-                if let Some(summary) = ended {
-                    st.finish(id, summary).await;
+                if let Some((summary, result)) = ended {
+                    st.finish(id, summary, result).await;
                 }
                 Ok(Committed::New(s))
             }

@@ -17,6 +17,8 @@ pub enum ApiError {
     Forbidden,
     Csrf,
     NotFound,
+    /// 404 with a message naming what was not found (a player's record of a name nobody has).
+    Missing(String),
     Conflict(&'static str, String),
     /// The engine refused an order: 422 with the refusal's id (GAME_FILE.md) as `error`.
     Refused(Refusal),
@@ -36,7 +38,7 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::BadCredentials => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden | ApiError::Csrf | ApiError::WrongPassword => StatusCode::FORBIDDEN,
-            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::NotFound | ApiError::Missing(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Refused(_) | ApiError::Invalid(..) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
@@ -53,7 +55,7 @@ impl ApiError {
             ApiError::WrongPassword => "wrong_password",
             ApiError::Forbidden => "forbidden",
             ApiError::Csrf => "csrf",
-            ApiError::NotFound => "not_found",
+            ApiError::NotFound | ApiError::Missing(_) => "not_found",
             ApiError::Conflict(code, _) | ApiError::Invalid(code, _) => code,
             ApiError::Refused(r) => r.code(),
             ApiError::TooMany(..) => "too_many_requests",
@@ -64,7 +66,7 @@ impl ApiError {
 
     pub fn message(&self) -> String {
         match self {
-            ApiError::BadRequest(m) | ApiError::TooMany(m, _) => m.clone(),
+            ApiError::BadRequest(m) | ApiError::TooMany(m, _) | ApiError::Missing(m) => m.clone(),
             ApiError::Unauthorized => "Нужно войти в систему.".into(),
             ApiError::BadCredentials => "Неверное имя или пароль.".into(),
             ApiError::WrongPassword => "Текущий пароль введён неверно.".into(),

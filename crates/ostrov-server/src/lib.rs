@@ -42,6 +42,8 @@ pub mod preview;
 pub mod process;
 pub mod ratelimit;
 pub mod registry;
+pub mod results;
+pub mod review;
 pub mod routes;
 pub mod schedule;
 pub mod scheduler;

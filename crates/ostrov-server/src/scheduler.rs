@@ -124,10 +124,11 @@ async fn warm<S: Store>(st: &Arc<AppState<S>>) {
                 let Ok(game) = st.game(id).await else { return };
                 let over = {
                     let slot = game.lock().await;
-                    (slot.live.status == Status::Over).then(|| registry::Summary::of(&slot.live))
+                    (slot.live.status == Status::Over)
+                        .then(|| (registry::Summary::of(&slot.live), crate::results::result_of(&slot.live)))
                 };
-                if let Some(summary) = over {
-                    st.finish(id, summary).await;
+                if let Some((summary, result)) = over {
+                    st.finish(id, summary, result).await;
                 }
             });
         }
@@ -154,7 +155,10 @@ pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
     // each game joins the index of due times once folded.
     if !st.warm.swap(true, Ordering::AcqRel) {
         let st = st.clone();
-        tokio::spawn(async move { warm(&st).await });
+        tokio::spawn(async move {
+            warm(&st).await;
+            crate::service::records::backfill(&st).await;
+        });
     }
     let now = st.clock.now();
     for id in st.games.due(now) {

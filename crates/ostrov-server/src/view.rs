@@ -356,18 +356,25 @@ pub fn orders_of(live: &GameState, by: Option<&str>) -> Vec<OrderEntry> {
     let Some(d) = live.open_day() else { return Vec::new() };
     let Some(entry) = live.file.days.get(d as usize - 1) else { return Vec::new() };
     let by = by.map(ostrov_engine::fold_name);
-    // Only the current order of each kind a later one replaces (R-ORDER-1: the last vote,
-    // the last night order, the last megaphone …): the latest, in the order sent.
+    standing(&entry.orders)
+        .into_iter()
+        .filter(|o| by.as_ref().is_none_or(|b| ostrov_engine::fold_name(&o.by) == *b))
+        .cloned()
+        .collect()
+}
+
+/// Of a day's orders, only the current one of each kind a later one replaces (R-ORDER-1:
+/// the last vote, the last night order, the last megaphone …): the latest, in the order
+/// sent.
+pub fn standing(orders: &[OrderEntry]) -> Vec<&OrderEntry> {
     let mut seen = std::collections::HashSet::new();
-    let mut kept: Vec<&ostrov_engine::OrderEntry> = entry
-        .orders
+    let mut kept: Vec<&OrderEntry> = orders
         .iter()
         .rev()
-        .filter(|o| by.as_ref().is_none_or(|b| ostrov_engine::fold_name(&o.by) == *b))
-        .filter(|o| replaced_kind(&o.act).is_none_or(|k| seen.insert((o.by.as_str(), k))))
+        .filter(|o| replaced_kind(&o.act).is_none_or(|k| seen.insert((ostrov_engine::fold_name(&o.by), k))))
         .collect();
     kept.reverse();
-    kept.into_iter().cloned().collect()
+    kept
 }
 
 /// The kind of an order that a later order of the same kind replaces, if it is one.

@@ -96,6 +96,18 @@ impl EventLog for Slow {
     async fn finish_game(&self, id: i64, summary: &Value) -> R<()> {
         self.inner.finish_game(id, summary).await
     }
+    async fn record_result(&self, r: &ostrov_store::GameResult) -> R<()> {
+        self.inner.record_result(r).await
+    }
+    async fn played(&self, user_id: i64, viewer: Option<i64>) -> R<Vec<ostrov_store::Played>> {
+        self.inner.played(user_id, viewer).await
+    }
+    async fn setup_counts(&self, viewer: Option<i64>, key: Option<&str>) -> R<Vec<ostrov_store::SetupCount>> {
+        self.inner.setup_counts(viewer, key).await
+    }
+    async fn unrecorded(&self, limit: i64) -> R<Vec<i64>> {
+        self.inner.unrecorded(limit).await
+    }
     fn append(
         &self,
         game_id: i64,

@@ -96,6 +96,58 @@ pub struct GameRow {
     pub finished: Option<serde_json::Value>,
 }
 
+/// The result of a finished game, stored when it ends (issue 33): what players' records
+/// and the setups' counts are made of, so that neither folds a game. Derived
+/// deterministically from the game's log, so writing it again changes nothing
+/// ([`EventLog::record_result`] keeps the first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameResult {
+    pub game_id: i64,
+    /// The setup's canonical key: players, role counts, deck, house rules.
+    pub setup_key: String,
+    /// `civilians`, `werewolves`, `hamster` or `draw`.
+    pub winner: String,
+    /// When the game ended (Unix seconds).
+    pub finished_at: i64,
+    /// A private game (O-PRIVATE-1): counted only for its host and players.
+    pub private: bool,
+    /// The seats, in seat order.
+    pub seats: Vec<SeatResult>,
+}
+
+/// One seat of a finished game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatResult {
+    pub user_id: i64,
+    /// The role's id (`seer`), as the game ended (a turned halfblood stays `halfblood`).
+    pub role: String,
+    /// The side the seat played for at the end (`civilians`, `werewolves`, `hamster`).
+    pub side: String,
+    pub won: bool,
+    pub survived: bool,
+}
+
+/// A finished game in a player's record: the game's facts and the player's seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    pub game_id: i64,
+    pub title: String,
+    pub finished_at: i64,
+    pub winner: String,
+    pub role: String,
+    pub side: String,
+    pub won: bool,
+    pub survived: bool,
+}
+
+/// How many finished games of one setup one side won (`winner`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupCount {
+    pub setup_key: String,
+    pub winner: String,
+    pub games: i64,
+}
+
 /// One entry of a game's append-only log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
@@ -199,6 +251,20 @@ store_trait! {
         /// Notes that the game is over, with the server's summary of it (see [`GameRow::finished`]).
         /// Not part of the log: a hint the server can always recompute by folding the log.
         async fn finish_game(&self, id: i64, summary: &serde_json::Value) -> Result<()>;
+
+        /// Stores a finished game's result ([`GameResult`]) with its seats, in one
+        /// transaction; a game whose result is stored already keeps it (nothing written).
+        async fn record_result(&self, r: &GameResult) -> Result<()>;
+        /// The finished games user `user_id` played, newest first, that `viewer` may see: the
+        /// open ones, and a private one only if `viewer` is its host or one of its players
+        /// (`None`: nobody signed in, open games only).
+        async fn played(&self, user_id: i64, viewer: Option<i64>) -> Result<Vec<Played>>;
+        /// The finished games by setup and winner that `viewer` may see (as [`EventLog::played`]),
+        /// of one setup or (`None`) of all.
+        async fn setup_counts(&self, viewer: Option<i64>, setup_key: Option<&str>) -> Result<Vec<SetupCount>>;
+        /// Up to `limit` finished games (a summary in their row) whose result is not stored:
+        /// games that ended before results were kept, for the server to fill once.
+        async fn unrecorded(&self, limit: i64) -> Result<Vec<i64>>;
 
         /// Appends one event as sequence number `expected_seq + 1`, if the game's log ends at
         /// `expected_seq` (0: an empty log); otherwise nothing is added and the answer is

@@ -16,7 +16,10 @@ use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 use sqlx::{Connection, PgConnection, PgPool, Row};
 use tokio::sync::{mpsc, oneshot, Mutex};
 
-use crate::{Accounts, Appended, Change, Event, EventLog, GameRow, NewEvent, Result, Sighting, StoreError, User};
+use crate::{
+    Accounts, Appended, Change, Event, EventLog, GameResult, GameRow, NewEvent, Played, Result, SetupCount, Sighting,
+    StoreError, User,
+};
 
 /// The channel every append is announced on.
 pub const CHANNEL: &str = "ostrov_events";
@@ -94,6 +97,27 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, user_id, kind, key)
     )",
     "CREATE TABLE server_secret (id INTEGER PRIMARY KEY, secret TEXT NOT NULL)",
+    // The result of each finished game and of its seats (issue 33): players' records and
+    // the setups' counts are read from these, never by folding games.
+    "CREATE TABLE game_results (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id),
+        setup_key TEXT NOT NULL,
+        winner TEXT NOT NULL,
+        finished_at BIGINT NOT NULL,
+        private BOOLEAN NOT NULL
+    )",
+    "CREATE TABLE seat_results (
+        game_id BIGINT NOT NULL REFERENCES game_results(game_id),
+        seat BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        role TEXT NOT NULL,
+        side TEXT NOT NULL,
+        won BOOLEAN NOT NULL,
+        survived BOOLEAN NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    )",
+    "CREATE INDEX seat_results_by_user ON seat_results (user_id, game_id)",
+    "CREATE INDEX game_results_by_setup ON game_results (setup_key)",
 ];
 
 /// PostgreSQL implementation of [`Store`](crate::Store).
@@ -577,6 +601,98 @@ impl EventLog for PgStore {
     async fn forget_sightings(&self, game_id: i64) -> Result<()> {
         sqlx::query("DELETE FROM sightings WHERE game_id = $1").bind(game_id).execute(&self.pool).await?;
         Ok(())
+    }
+
+    async fn record_result(&self, r: &GameResult) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        let new = sqlx::query(
+            "INSERT INTO game_results (game_id, setup_key, winner, finished_at, private) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (game_id) DO NOTHING",
+        )
+        .bind(r.game_id)
+        .bind(&r.setup_key)
+        .bind(&r.winner)
+        .bind(r.finished_at)
+        .bind(r.private)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if new == 1 {
+            for (i, s) in r.seats.iter().enumerate() {
+                sqlx::query(
+                    "INSERT INTO seat_results (game_id, seat, user_id, role, side, won, survived)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(r.game_id)
+                .bind(i as i64)
+                .bind(s.user_id)
+                .bind(&s.role)
+                .bind(&s.side)
+                .bind(s.won)
+                .bind(s.survived)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn played(&self, user_id: i64, viewer: Option<i64>) -> Result<Vec<Played>> {
+        let rows = sqlx::query(
+            "SELECT r.game_id, g.title, r.finished_at, r.winner, s.role, s.side, s.won, s.survived
+             FROM seat_results s JOIN game_results r ON r.game_id = s.game_id JOIN games g ON g.id = s.game_id
+             WHERE s.user_id = $1 AND (r.private = false OR g.host_id = $2
+                OR EXISTS (SELECT 1 FROM seat_results m WHERE m.game_id = s.game_id AND m.user_id = $2))
+             ORDER BY r.finished_at DESC, r.game_id DESC",
+        )
+        .bind(user_id)
+        .bind(viewer.unwrap_or(-1))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| Played {
+                game_id: r.get("game_id"),
+                title: r.get("title"),
+                finished_at: r.get("finished_at"),
+                winner: r.get("winner"),
+                role: r.get("role"),
+                side: r.get("side"),
+                won: r.get("won"),
+                survived: r.get("survived"),
+            })
+            .collect())
+    }
+
+    async fn setup_counts(&self, viewer: Option<i64>, setup_key: Option<&str>) -> Result<Vec<SetupCount>> {
+        let rows = sqlx::query(
+            "SELECT r.setup_key, r.winner, COUNT(*) AS n
+             FROM game_results r JOIN games g ON g.id = r.game_id
+             WHERE ($1 IS NULL OR r.setup_key = $1) AND (r.private = false OR g.host_id = $2
+                OR EXISTS (SELECT 1 FROM seat_results m WHERE m.game_id = r.game_id AND m.user_id = $2))
+             GROUP BY r.setup_key, r.winner
+             ORDER BY r.setup_key, r.winner",
+        )
+        .bind(setup_key)
+        .bind(viewer.unwrap_or(-1))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| SetupCount { setup_key: r.get("setup_key"), winner: r.get("winner"), games: r.get("n") })
+            .collect())
+    }
+
+    async fn unrecorded(&self, limit: i64) -> Result<Vec<i64>> {
+        let rows = sqlx::query(
+            "SELECT g.id FROM games g WHERE g.finished IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game_id = g.id) ORDER BY g.id LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.get("id")).collect())
     }
 
     fn append(

@@ -8,6 +8,7 @@ mod games;
 mod host;
 mod orders;
 mod papers;
+mod users;
 
 use std::sync::Arc;
 
@@ -31,10 +32,13 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/games/{id}/newspapers", get(papers::list::<S>))
         .route("/games/{id}/newspapers/{day}/{kind}", get(papers::paper::<S>))
         .route("/games/{id}/report", get(papers::report::<S>))
+        .route("/games/{id}/review", get(papers::review::<S>))
         .route("/games/{id}/gamefile", get(papers::gamefile::<S>))
         .route("/games/{id}/events", get(papers::events::<S>))
         .route("/games/{id}/host/{action}", post(host::act::<S>))
         .route("/games/{id}/board", get(desk::board::<S>))
         .route("/games/{id}/preview", get(desk::preview::<S>))
+        .route("/users/{name}/stats", get(users::stats::<S>))
+        .route("/stats", get(users::setups::<S>))
         .method_not_allowed_fallback(crate::extract::method_not_allowed)
 }

@@ -155,6 +155,17 @@ pub async fn report<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<
     Ok(r)
 }
 
+/// `GET /api/games/{id}/review`: the game day by day with every role, vote and order
+/// ([`crate::review::ReviewView`]): to the host at any time, to whoever may reach the game
+/// once it is over; 404 to anyone else.
+pub async fn review<S: Store>(State(st): St<S>, h: HeaderMap, id: Id) -> Result<Response, ApiError> {
+    let user = who(&st, &h, false).await?;
+    let Path(id) = id?;
+    let (slot, _) = reach(&st, id, Some(user)).await?;
+    let r = crate::review::review(&slot.live, Viewer::of(&slot.live, user)).ok_or(ApiError::NotFound)?;
+    Ok(Json(r).into_response())
+}
+
 /// `GET /api/games/{id}/gamefile?format=toml|json`: the game file (GAME_FILE.md) that
 /// `ostrov resolve` replays into this game (host; all once over).
 pub async fn gamefile<S: Store>(

@@ -8,7 +8,7 @@
 //!   flag between two games; the flag is set when the request's future is dropped (the
 //!   client hung up), so a dropped request stops within one game.
 //! - **Cached per setup**: the last [`CACHED_HINTS`] estimates by their setup (seats, roles,
-//!   deck, house rules), least recently used dropped first; a second request is instant.
+//!   deck, house rules: [`crate::results::setup_key`]), least recently used dropped first; a second request is instant.
 //! - **Capped**: at most [`HINTS_PER_USER`] estimates of one account run at once and at
 //!   most [`Hints::at_once`] in all (half the cores, at least two); past either, 429 in
 //!   Russian ([`crate::hints`]).
@@ -49,11 +49,6 @@ impl Drop for Hangup {
     }
 }
 
-/// The setup an estimate depends on (not the title, the schedule or the seed).
-fn key(c: &Config) -> String {
-    serde_json::to_string(&(c.slots, &c.setup, &c.deck, &c.rules)).unwrap_or_default()
-}
-
 /// The simulator's estimate for the settings `config`, for the account `user`: from the
 /// cache, or simulated within the bounds above. A setting the engine does not take is
 /// `Invalid` (with its Russian message); a full cap is `TooMany`.
@@ -65,7 +60,9 @@ pub async fn estimate<S: Store>(
     let bad = |e: String| ApiError::Invalid("bad_setup", e);
     let roles = config.deal(config.slots).map_err(bad)?;
     let game = config.placeholder().map_err(bad)?;
-    let key = key(config);
+    // The setup an estimate depends on (not the title, the schedule or the seed): the same
+    // key the setups played on the server are counted by, so the two meet on `/stats`.
+    let key = crate::results::setup_key(config, &roles);
     if let Some(s) = st.hints.cached(&key) {
         return Ok(s);
     }

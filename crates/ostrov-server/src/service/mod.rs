@@ -9,7 +9,8 @@
 //! - [`host`]: the host's powers ([`HostAction`]);
 //! - [`talk`]: a post to the thread or the pack's chat, the host's flag;
 //! - [`desk`]: the host's board and the preview of the open day resolved now;
-//! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached.
+//! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached;
+//! - [`records`]: players' records and the setups against reality, from stored results;
 //! - [`sightings`]: where seats' accounts come from, for the host (issue 30, point 5).
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
@@ -23,6 +24,7 @@ pub mod lobby;
 mod locking;
 pub mod orders;
 pub mod sightings;
+pub mod records;
 pub mod talk;
 
 pub use host::{host_action, HostAction, HostDone};

@@ -166,6 +166,8 @@ pub struct Hint {
     pub text: Option<String>,
     pub detail: Option<String>,
     pub error: Option<String>,
+    /// How the same setup went on this server (issue 33): «на этом сервере: 12 игр, …».
+    pub observed: Option<String>,
 }
 
 fn role_fields(f: &CreateForm) -> Vec<RoleField> {
@@ -329,6 +331,7 @@ fn hint_of(s: &ostrov_bots::Summary) -> Hint {
         text: Some(format!("Мирные выигрывают {}% ± {margin}%", pct(&s.civilians))),
         detail: Some(detail),
         error: None,
+        observed: None,
     }
 }
 
@@ -339,8 +342,13 @@ async fn hint_for<S: Store>(st: &AppState<S>, user: i64, f: &CreateForm) -> (Sta
         Ok(c) => c,
         Err(e) => return (StatusCode::OK, Hint { error: e.into_values().next(), ..Hint::default() }),
     };
+    let observed = match service::records::setup_of(st, Some(user), &config).await {
+        Ok(Some(s)) => Some(s.line_ru()),
+        Ok(None) => Some("на этом сервере в такой расклад ещё не играли".to_string()),
+        Err(_) => None,
+    };
     match service::balance::estimate(st, user, &config).await {
-        Ok(s) => (StatusCode::OK, hint_of(&s)),
+        Ok(s) => (StatusCode::OK, Hint { observed, ..hint_of(&s) }),
         Err(ApiError::Invalid(_, m)) => (StatusCode::OK, Hint { error: Some(m), ..Hint::default() }),
         Err(e) => (e.status(), Hint { error: Some(e.message()), ..Hint::default() }),
     }

@@ -20,6 +20,8 @@ mod lobby;
 mod page;
 mod paper;
 mod profile;
+mod records;
+mod review;
 mod rules;
 mod sse;
 mod talk;
@@ -59,6 +61,10 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/games/{id}/flag", post(talk::flag::<S>))
         .route("/games/{id}/live", get(sse::stream::<S>))
         .route("/games/{id}/papers/{day}/{kind}", get(paper::show::<S>))
+        .route("/games/{id}/review", get(review::show::<S>))
+        .route("/games/{id}/review/game.toml", get(review::gamefile::<S>))
         .route("/rules", get(rules::show::<S>))
+        .route("/users/{name}", get(records::record::<S>))
+        .route("/stats", get(records::stats::<S>))
         .route("/static/{file}", get(assets::file))
 }

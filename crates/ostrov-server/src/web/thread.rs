@@ -312,20 +312,25 @@ pub async fn fragment<S: Store>(
     Ok(page(&v, StatusCode::OK, &thread_view(&slot.live, &v, room, None, shown)))
 }
 
-/// `GET /games/{id}/thread.md`: the whole discussion as Markdown (the host's; the pack's
-/// chat included), for the game's record.
+/// `GET /games/{id}/thread.md`: the whole discussion as Markdown, for the game's record:
+/// the host's at any time, and once the game is over anyone's who may reach the game (the
+/// review's download); the pack's chat is in it only for the host and the pack.
 pub async fn export<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
+    // Signed in, as the thread is read.
     let user = v.id()?;
     let Path(id) = p.map_err(ApiError::from)?;
     let (slot, _) = reach(&st, id, Some(user)).await?;
     let live = &slot.live;
-    if live.host != user {
+    // The host's at any time; once the game is over, whoever may reach it (O-THREAD-6),
+    // the pack's chat only to the pack and the host (O-THREAD-4).
+    if !crate::view::Viewer::of(live, user).sees_all(live) {
         return Err(ApiError::Forbidden.into());
     }
+    let pack = crate::service::talk::may_read(live, user, Room::Pack);
     let tz = live.config.schedule.tz.as_str();
     let mut out = format!("# {}: обсуждение\n", ostrov_paper::md_escape(&live.config.title));
-    for room in [Room::Thread, Room::Pack] {
+    for room in [Room::Thread, Room::Pack].into_iter().filter(|r| *r == Room::Thread || pack) {
         let mut day = u32::MAX;
         if room == Room::Pack && live.posts.iter().any(|p| p.post.room == Room::Pack) {
             out.push_str("\n# Логово стаи\n");
