@@ -64,6 +64,12 @@ pub struct AppState<S: Store> {
     pub changes: tokio::sync::broadcast::Sender<i64>,
     /// Whether the scheduler has folded every unfinished game once (its first tick).
     pub(crate) warm: std::sync::atomic::AtomicBool,
+    /// How this server notifies (the site's address, the Telegram bot): set before serving.
+    pub notify: crate::notify::Settings,
+    /// What the notifier keeps between its ticks.
+    pub notifier: crate::notify::outbox::Notifier,
+    /// Telegram link codes per account per hour.
+    pub link_codes: ratelimit::Quota<i64>,
 }
 
 impl<S: Store> AppState<S> {
@@ -95,6 +101,9 @@ impl<S: Store> AppState<S> {
             stale: Default::default(),
             changes: tokio::sync::broadcast::channel(256).0,
             warm: Default::default(),
+            notify: Default::default(),
+            notifier: crate::notify::outbox::Notifier::new(),
+            link_codes: ratelimit::Quota::new(crate::service::notify::CODES_PER_HOUR, 3600),
         })
     }
 }

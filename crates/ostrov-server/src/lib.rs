@@ -35,6 +35,7 @@ pub mod listing;
 pub mod loaded;
 pub mod local;
 pub mod net;
+pub mod notify;
 pub mod password;
 pub mod process;
 pub mod ratelimit;
@@ -44,6 +45,7 @@ pub mod schedule;
 pub mod scheduler;
 pub mod service;
 pub mod streams;
+pub mod telegram;
 pub mod view;
 pub mod watcher;
 pub mod web;
@@ -62,6 +64,7 @@ pub use game::{Config, GameEvent, GameState, Status};
 pub use idempotency::RequestId;
 pub use registry::Summary;
 pub use scheduler::{palms_penalties, run_due, spawn_scheduler};
+pub use notify::outbox::spawn_notifier;
 pub use watcher::spawn_watcher;
 
 /// Serves [`app`] on `listener` until the server stops, with the state's connection

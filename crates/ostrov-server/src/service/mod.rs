@@ -8,6 +8,7 @@
 //! - [`orders`]: a player's order;
 //! - [`host`]: the host's powers ([`HostAction`]);
 //! - [`talk`]: a post to the thread or the pack's chat, the host's flag;
+//! - [`notify`]: linking a Telegram chat, the reminder setting;
 //! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached.
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
@@ -18,6 +19,7 @@ pub mod balance;
 pub mod host;
 pub mod lobby;
 mod locking;
+pub mod notify;
 pub mod orders;
 pub mod talk;
 
