@@ -66,26 +66,12 @@ pub fn notices(live: &GameState, events: &[Event], now: i64, site: Option<&str>)
         }
         let Ok(ev) = GameEvent::join(&e.kind, &e.payload) else { continue };
         match ev {
-            GameEvent::Started { .. } => private(&mut out, e.seq, 0),
-            GameEvent::Opened { day, deadline_at, .. } => {
-                // Only while that day is open: the page's words for it are today's.
-                if live.open_day() != Some(day) {
-                    continue;
-                }
-                let v = view::game(live, Viewer::Outsider, now);
-                let event = v.open.as_ref().and_then(|o| o.event.as_ref());
-                let what = match event {
-                    Some(ev) => format!("Событие дня — «{}»: {}", ev.name, ev.meaning),
-                    None => "Событий сегодня нет.".to_string(),
-                };
-                let text = format!(
-                    "открылся день {day}. {what}\nПриказы принимаются до {}.",
-                    live.times.say(deadline_at)
-                );
-                for p in m.state().living() {
-                    out.push(e.seq, live.members[p.index()].user, "day", text.clone());
-                }
+            GameEvent::Started { .. } => {
+                private(&mut out, e.seq, 0);
+                // The start opens day 1.
+                opened(&mut out, e.seq, 1, now);
             }
+            GameEvent::Opened { day, .. } => opened(&mut out, e.seq, day, now),
             GameEvent::Midday { day } => {
                 let paper = ostrov_paper::bulletin(m, day).plain();
                 let text = format!("вышла газета 13:00 дня {day}.\n{}", cut(paper.trim(), 1500));
@@ -111,6 +97,26 @@ pub fn notices(live: &GameState, events: &[Event], now: i64, site: Option<&str>)
     }
     all_in(&mut out, now);
     out.notices
+}
+
+/// «A day opened», to the living seats: the event, what it means, the deadline. Only while
+/// that day is open (derived late, the page's words for it would be another day's).
+fn opened(out: &mut Out, seq: i64, day: u32, now: i64) {
+    let live = out.live;
+    let Some(m) = &live.m else { return };
+    if live.open_day() != Some(day) {
+        return;
+    }
+    let v = view::game(live, Viewer::Outsider, now);
+    let what = match v.open.as_ref().and_then(|o| o.event.as_ref()) {
+        Some(ev) => format!("Событие дня — «{}»: {}", ev.name, ev.meaning),
+        None => "Событий сегодня нет.".to_string(),
+    };
+    let deadline = live.days[day as usize - 1].deadline_at;
+    let text = format!("открылся день {day}. {what}\nПриказы принимаются до {}.", live.times.say(deadline));
+    for p in m.state().living() {
+        out.push(seq, live.members[p.index()].user, "day", text.clone());
+    }
 }
 
 /// To every seat and the host.

@@ -90,6 +90,11 @@ pub async fn telegram_unlink<S: Store>(st: &Arc<AppState<S>>, user: i64) -> Resu
 
 /// The account's settings.
 pub async fn settings<S: Store>(st: &Arc<AppState<S>>, user: i64) -> Result<NotifySettings, ApiError> {
+    settings_of(st, user).await
+}
+
+/// [`settings`] of a borrowed state.
+pub async fn settings_of<S: Store>(st: &AppState<S>, user: i64) -> Result<NotifySettings, ApiError> {
     Ok(NotifySettings {
         telegram_available: st.notify.telegram.is_some(),
         telegram_linked: st.store.telegram_chat(user).await?.is_some(),
