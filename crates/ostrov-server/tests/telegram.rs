@@ -196,7 +196,7 @@ fn a_vote_from_the_bot_is_taken_and_a_wrong_one_refused_in_russian() {
     api.say(1000, "/status");
     api.wait_for(1000, "всё отправлено");
     api.say(1000, "/games");
-    assert!(api.wait_for(1000, "«Маяк»").contains("приказы до"));
+    assert!(api.wait_for(1000, "день 1, приказы до").starts_with("«Маяк»"));
 }
 
 #[test]
@@ -263,3 +263,42 @@ fn a_429_and_an_outage_delay_a_notice_but_never_lose_or_double_it() {
     assert_eq!(sent.iter().filter(|m| m.chat == 1000 && m.text.contains("игра началась")).count(), 1, "{sent:#?}");
 }
 
+
+/// Two nodes on one PostgreSQL, each with the bot: one polls at a time (the lease holder),
+/// and every notice is sent once. Runs when `OSTROV_TEST_PG` names a server.
+#[test]
+fn two_nodes_share_one_poller_and_send_each_notice_once() {
+    support::with_store(support::Db::Postgres, two_nodes);
+}
+
+fn two_nodes() {
+    let api = BotApi::start();
+    let server = Server::with_bot(&api, "n1");
+    let second = server.node_with_bot(server.clock.clone(), &api, "n2");
+    let (id, _host, _players, _) = game(&api, &server);
+    // Orders go to the other node too.
+    let mut on_second = second.client();
+    ok(&on_second.post("/api/login", json!({"name": "Аня", "password": "пароль-для-теста"})).unwrap());
+    for chat in 1000..1006 {
+        api.wait_for(chat, "открылся день 1");
+    }
+    api.say(1001, "/vote Аня");
+    api.wait_for(1001, "принято");
+    server.clock.set(START + 15 * HOUR + 60);
+    for chat in [999, 1000, 1005] {
+        api.wait_for(chat, "вышла газета 13:00 дня 1");
+    }
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let sent = api.sent();
+    let mut seen = std::collections::BTreeSet::new();
+    for m in sent.iter().filter(|m| m.text.starts_with("«Маяк»: ")) {
+        assert!(seen.insert((m.chat, m.text.clone())), "sent twice: {m:?}");
+    }
+    // One poller: every getUpdates from one node, never two open at once.
+    let pollers: std::collections::BTreeSet<String> =
+        api.calls().into_iter().filter(|(_, m)| m == "getUpdates").map(|(n, _)| n).collect();
+    assert_eq!(pollers.len(), 1, "{pollers:?}");
+    assert_eq!(api.overlaps(), 0);
+    assert!(ok(&on_second.get(&format!("/api/games/{id}")).unwrap())["open"].is_object());
+    drop(second);
+}

@@ -135,15 +135,15 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         ostrov_server::spawn_notifier(state.clone());
         let listener = ostrov_server::net::listen(&a.bind).await.map_err(|e| cannot_listen(&a.bind, &e, lang))?;
         let addr = listener.local_addr()?;
+        match lang {
+            Lang::Ru => println!("Ostrov работает: http://{addr}/ (база данных {db}, {kind})"),
+            Lang::English => println!("Ostrov serves on http://{addr}/ (database {db}, {kind})"),
+        }
         if telegram {
             match lang {
                 Lang::Ru => println!("Telegram-бот включён (API: {})", a.telegram_api),
                 Lang::English => println!("The Telegram bot is on (API: {})", a.telegram_api),
             }
-        }
-        match lang {
-            Lang::Ru => println!("Ostrov работает: http://{addr}/ (база данных {db}, {kind})"),
-            Lang::English => println!("Ostrov serves on http://{addr}/ (database {db}, {kind})"),
         }
         ostrov_server::serve(listener, state).await.map_err(|e| {
             Failure(match lang {

@@ -3,6 +3,8 @@
 //! with injected 429s (`retry_after`) and outages. Every request is recorded with the path
 //! it came on, so a test can tell which node polled; nothing leaves the machine.
 
+#![allow(dead_code)]
+
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
