@@ -67,7 +67,7 @@ pub struct AppState<S: Store> {
     /// How this server notifies (the site's address, the Telegram bot): set before serving.
     pub notify: crate::notify::Settings,
     /// What the notifier keeps between its ticks.
-    pub notifier: crate::notify::outbox::Notifier,
+    pub notifier: crate::notify::Notifier,
     /// Telegram link codes per account per hour.
     pub link_codes: ratelimit::Quota<i64>,
 }
@@ -102,8 +102,8 @@ impl<S: Store> AppState<S> {
             changes: tokio::sync::broadcast::channel(256).0,
             warm: Default::default(),
             notify: Default::default(),
-            notifier: crate::notify::outbox::Notifier::new(),
-            link_codes: ratelimit::Quota::new(crate::service::notify::CODES_PER_HOUR, 3600),
+            notifier: crate::notify::Notifier::new(),
+            link_codes: ratelimit::Quota::new(crate::notify::CODES_PER_HOUR, 3600),
         })
     }
 }

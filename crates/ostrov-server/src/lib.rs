@@ -21,6 +21,7 @@
 pub mod app;
 pub mod auth;
 pub mod cache;
+pub mod chat;
 pub mod client;
 pub mod clock;
 pub mod commit;
@@ -36,6 +37,7 @@ pub mod loaded;
 pub mod local;
 pub mod net;
 pub mod notify;
+pub mod outbox;
 pub mod password;
 pub mod process;
 pub mod ratelimit;
@@ -62,9 +64,9 @@ pub use commit::{already_stored, commit, commit_request, durable_request, Commit
 pub use error::ApiError;
 pub use game::{Config, GameEvent, GameState, Status};
 pub use idempotency::RequestId;
+pub use outbox::spawn_notifier;
 pub use registry::Summary;
 pub use scheduler::{palms_penalties, run_due, spawn_scheduler};
-pub use notify::outbox::spawn_notifier;
 pub use watcher::spawn_watcher;
 
 /// Serves [`app`] on `listener` until the server stops, with the state's connection

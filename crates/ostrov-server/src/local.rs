@@ -88,7 +88,7 @@ impl LocalServer {
             let state = Arc::new(state);
             spawn_scheduler(state.clone());
             spawn_watcher(state.clone());
-            crate::notify::outbox::spawn_notifier(state.clone());
+            crate::outbox::spawn_notifier(state.clone());
             let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
             let addr = l.local_addr().map_err(|e| e.to_string())?;
             tokio::spawn(async move {

@@ -101,7 +101,10 @@ const NAMES: [&str; 6] = ["Аня", "Боря", "Вика", "Гоша", "Даш�
 
 /// A started game of six, every player's chat linked (chat 1000 + seat), the host's too
 /// (chat 999): the game's id, the host, the players, the host's view.
-fn game(api: &BotApi, server: &Server) -> (i64, ostrov_server::client::Client, Vec<ostrov_server::client::Client>, Value) {
+fn game(
+    api: &BotApi,
+    server: &Server,
+) -> (i64, ostrov_server::client::Client, Vec<ostrov_server::client::Client>, Value) {
     let mut host = server.user("Ведущая");
     let g = ok(&host
         .post(
@@ -262,7 +265,6 @@ fn a_429_and_an_outage_delay_a_notice_but_never_lose_or_double_it() {
     let sent = api.sent()[before..].to_vec();
     assert_eq!(sent.iter().filter(|m| m.chat == 1000 && m.text.contains("игра началась")).count(), 1, "{sent:#?}");
 }
-
 
 /// Two nodes on one PostgreSQL, each with the bot: one polls at a time (the lease holder),
 /// and every notice is sent once. Runs when `OSTROV_TEST_PG` names a server.

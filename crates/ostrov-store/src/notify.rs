@@ -69,7 +69,13 @@ macro_rules! notify_impl {
                 Ok(added)
             }
 
-            async fn outbox_claim(&self, claim: &str, now: i64, stale_before: i64, limit: i64) -> Result<Vec<Outgoing>> {
+            async fn outbox_claim(
+                &self,
+                claim: &str,
+                now: i64,
+                stale_before: i64,
+                limit: i64,
+            ) -> Result<Vec<Outgoing>> {
                 let rows = sqlx::query($claim)
                     .bind(claim)
                     .bind(now)
@@ -82,7 +88,14 @@ macro_rules! notify_impl {
                 Ok(out)
             }
 
-            async fn outbox_done(&self, id: i64, claim: &str, status: &str, now: i64, note: Option<&str>) -> Result<bool> {
+            async fn outbox_done(
+                &self,
+                id: i64,
+                claim: &str,
+                status: &str,
+                now: i64,
+                note: Option<&str>,
+            ) -> Result<bool> {
                 let r = sqlx::query(&$q(
                     "UPDATE outbox SET status = $1, sent_at = $2, last_error = $3 WHERE id = $4 AND claim = $5",
                 ))
@@ -116,9 +129,7 @@ macro_rules! notify_impl {
             }
 
             async fn outbox(&self, game_id: Option<i64>) -> Result<Vec<Outgoing>> {
-                let sql = format!(
-                    "SELECT {OUT_COLUMNS} FROM outbox WHERE $1 IS NULL OR game_id = $1 ORDER BY id"
-                );
+                let sql = format!("SELECT {OUT_COLUMNS} FROM outbox WHERE $1 IS NULL OR game_id = $1 ORDER BY id");
                 let rows = sqlx::query(&$q(&sql)).bind(game_id).fetch_all(&self.pool).await?;
                 rows.iter().map(outgoing).collect()
             }
@@ -166,11 +177,12 @@ macro_rules! notify_impl {
             }
 
             async fn telegram_unlink(&self, user: Option<i64>, chat: Option<i64>) -> Result<Option<i64>> {
-                let row = sqlx::query(&$q("DELETE FROM telegram_chats WHERE user_id = $1 OR chat_id = $2 RETURNING user_id"))
-                    .bind(user)
-                    .bind(chat)
-                    .fetch_optional(&self.pool)
-                    .await?;
+                let row =
+                    sqlx::query(&$q("DELETE FROM telegram_chats WHERE user_id = $1 OR chat_id = $2 RETURNING user_id"))
+                        .bind(user)
+                        .bind(chat)
+                        .fetch_optional(&self.pool)
+                        .await?;
                 Ok(row.map(|r| r.get(0)))
             }
 

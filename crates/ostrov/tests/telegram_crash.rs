@@ -63,7 +63,8 @@ fn a_sigkill_while_sending_loses_and_doubles_no_notice() {
 
     let mut host = user(addr, "Ведущая");
     let mut players: Vec<Client> = NAMES.iter().map(|n| user(addr, n)).collect();
-    let g = ok(host.post("/api/games", json!({"title": "Маяк", "slots": 6, "setup": "werewolf,seer", "seed": 5})), "game");
+    let g =
+        ok(host.post("/api/games", json!({"title": "Маяк", "slots": 6, "setup": "werewolf,seer", "seed": 5})), "game");
     let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
     for (i, c) in std::iter::once(&mut host).chain(players.iter_mut()).enumerate() {
         let code = ok(c.post("/api/me/telegram", json!({})), "code")["code"].as_str().unwrap().to_string();

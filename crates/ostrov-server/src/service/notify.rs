@@ -8,13 +8,8 @@ use serde::Serialize;
 
 use crate::app::AppState;
 use crate::error::ApiError;
-use crate::notify::derive::{DEFAULT_REMIND_HOURS, REMIND_CHOICES};
-
-/// How long a link code works (seconds).
-pub const CODE_SECS: i64 = 15 * 60;
-
-/// Link codes one account may ask for in an hour.
-pub const CODES_PER_HOUR: usize = 10;
+pub use crate::notify::{CODES_PER_HOUR, CODE_SECS};
+use crate::notify::{DEFAULT_REMIND_HOURS, REMIND_CHOICES};
 
 /// A new link code and the bot's link that carries it.
 #[derive(Clone, Debug, Serialize)]
@@ -105,9 +100,7 @@ pub async fn settings_of<S: Store>(st: &AppState<S>, user: i64) -> Result<Notify
 /// Sets when the account is reminded: 0 (off), 1, 2 or 6 hours before the deadline.
 pub async fn set_reminder<S: Store>(st: &Arc<AppState<S>>, user: i64, hours: i64) -> Result<(), ApiError> {
     if !REMIND_CHOICES.contains(&hours) {
-        return Err(ApiError::BadRequest(
-            "Напоминание: 0 (не напоминать), 1, 2 или 6 часов до дедлайна.".into(),
-        ));
+        return Err(ApiError::BadRequest("Напоминание: 0 (не напоминать), 1, 2 или 6 часов до дедлайна.".into()));
     }
     st.store.set_remind_hours(user, hours).await?;
     Ok(())

@@ -176,7 +176,8 @@ impl Api {
             }
             None => roundtrip(tcp, &head, &payload).await.map_err(down)?,
         };
-        let (status, body) = parse_response(&raw).ok_or_else(|| ApiFailure::Unreachable(format!("{method}: not HTTP")))?;
+        let (status, body) =
+            parse_response(&raw).ok_or_else(|| ApiFailure::Unreachable(format!("{method}: not HTTP")))?;
         let answer: Answer = match serde_json::from_slice(&body) {
             Ok(a) => a,
             Err(_) => return Err(ApiFailure::Unreachable(format!("{method}: HTTP {status} without Telegram's JSON"))),
@@ -244,7 +245,8 @@ fn parse_response(raw: &[u8]) -> Option<(u16, Vec<u8>)> {
         let mut at = rest;
         loop {
             let eol = at.windows(2).position(|w| w == b"\r\n")?;
-            let size = usize::from_str_radix(std::str::from_utf8(&at[..eol]).ok()?.split(';').next()?.trim(), 16).ok()?;
+            let size =
+                usize::from_str_radix(std::str::from_utf8(&at[..eol]).ok()?.split(';').next()?.trim(), 16).ok()?;
             at = &at[eol + 2..];
             if size == 0 {
                 break out;

@@ -1,4 +1,5 @@
-//! The Telegram bot (issue 31): a front-end beside `routes/` and `web/`. It links a chat
+//! The Telegram bot (issue 31): its client of the Bot API ([`api`]) and what it keeps per
+//! chat; its conversation is [`crate::chat`]. A front-end beside `routes/` and `web/`: it links a chat
 //! to an account (`/start <code>`, `/stop`), sends the notices of the outbox
 //! ([`crate::notify`]), and takes orders (`/vote`, `/night`) through the same service as
 //! the pages ([`crate::service::send_order`]), with the same Russian refusals.
@@ -8,7 +9,6 @@
 //! plain text (no parse mode), so nothing a player wrote is read as markup.
 
 pub mod api;
-pub mod bot;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -76,7 +76,7 @@ impl Bot {
     pub async fn send(&self, chat: i64, text: &str, keyboard: Option<Value>) -> Result<Value, ApiFailure> {
         let mut body = json!({
             "chat_id": chat,
-            "text": crate::notify::derive::cut(text, 4000),
+            "text": cut(text, 4000),
             "link_preview_options": {"is_disabled": true},
         });
         if let Some(k) = keyboard {
@@ -99,4 +99,14 @@ impl Bot {
 pub fn keyboard(buttons: &[(String, String)]) -> Value {
     let rows: Vec<Value> = buttons.iter().map(|(t, d)| json!([{"text": t, "callback_data": d}])).collect();
     json!({ "inline_keyboard": rows })
+}
+
+/// `s` cut to `max` characters (with «…»).
+pub fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max - 1).collect();
+    out.push('…');
+    out
 }

@@ -21,7 +21,11 @@ pub struct TelegramForm {
 
 /// `POST /profile/telegram`: `link` goes to the bot's `t.me` link carrying a new code;
 /// `unlink` unlinks the chat and comes back to the profile.
-pub async fn telegram<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<TelegramForm>) -> Result<Response, WebError> {
+pub async fn telegram<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    Form(f): Form<TelegramForm>,
+) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
     let id = v.id()?;
     v.check(&f.csrf)?;
@@ -53,16 +57,4 @@ pub async fn remind<S: Store>(State(st): St<S>, h: HeaderMap, Form(f): Form<Remi
     v.check(&f.csrf)?;
     service::notify::set_reminder(&st, id, f.remind_hours).await?;
     Ok(to("/profile?telegram=saved#notify"))
-}
-
-/// What the profile says after one of these, from its query (`telegram=…`).
-pub fn note(query: &str) -> Option<&'static str> {
-    Some(match query.strip_prefix("telegram=")? {
-        "unlinked" => "Telegram отключён: уведомлений больше не будет.",
-        "saved" => "Напоминание сохранено.",
-        "telegram_off" => "На этом сервере Telegram не подключён.",
-        "telegram_down" => "Telegram сейчас не отвечает; попробуйте через минуту.",
-        "too_many_requests" => "Слишком много кодов подряд; попробуйте позже.",
-        _ => return None,
-    })
 }

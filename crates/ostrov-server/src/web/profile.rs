@@ -111,7 +111,7 @@ pub(super) async fn shown<S: Store>(
     p.saved = query == Some("saved");
     p.sessions_note = query.and_then(sessions_note);
     p.notify = Some(crate::service::notify::settings_of(st, id).await?);
-    p.notify_note = query.and_then(super::notify::note);
+    p.notify_note = query.and_then(notify_note);
     p.telegram_link = link;
     Ok(page(v, StatusCode::OK, &p))
 }
@@ -220,4 +220,16 @@ pub async fn end_others<S: Store>(
     let token = auth::token_of(&h).ok_or(WebError::Login)?;
     let ended = auth::end_other_sessions(&st, id, &token).await?;
     Ok(to(&format!("/profile?ended={ended}")))
+}
+
+/// What the profile says after one of these, from its query (`telegram=…`).
+fn notify_note(query: &str) -> Option<&'static str> {
+    Some(match query.strip_prefix("telegram=")? {
+        "unlinked" => "Telegram отключён: уведомлений больше не будет.",
+        "saved" => "Напоминание сохранено.",
+        "telegram_off" => "На этом сервере Telegram не подключён.",
+        "telegram_down" => "Telegram сейчас не отвечает; попробуйте через минуту.",
+        "too_many_requests" => "Слишком много кодов подряд; попробуйте позже.",
+        _ => return None,
+    })
 }

@@ -124,8 +124,8 @@ impl Server {
             Some(pg) => pg.url.clone(),
             None => dir.join("ostrov.db").to_str().expect("a UTF-8 path").to_string(),
         };
-        let inner = LocalServer::start_notifying(&db, clock.clone(), limits(), notify.clone())
-            .expect("the server starts");
+        let inner =
+            LocalServer::start_notifying(&db, clock.clone(), limits(), notify.clone()).expect("the server starts");
         Server { addr: inner.addr, clock, dir, db, inner: Some(inner), pg, notify }
     }
 

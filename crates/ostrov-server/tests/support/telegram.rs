@@ -69,13 +69,8 @@ impl BotApi {
             hang_sends: Arc::default(),
             stop: Arc::default(),
         };
-        let (throttle, retry, down, hang, stop) = (
-            api.throttle.clone(),
-            api.retry_secs.clone(),
-            api.down.clone(),
-            api.hang_sends.clone(),
-            api.stop.clone(),
-        );
+        let (throttle, retry, down, hang, stop) =
+            (api.throttle.clone(), api.retry_secs.clone(), api.down.clone(), api.hang_sends.clone(), api.stop.clone());
         std::thread::spawn(move || {
             for conn in l.incoming() {
                 if stop.load(Ordering::SeqCst) {
@@ -236,7 +231,11 @@ fn serve(
         return;
     }
     match method {
-        "getMe" => answer(&mut conn, 200, &json!({"ok": true, "result": {"id": 4242, "is_bot": true, "first_name": "Остров", "username": BOT}})),
+        "getMe" => answer(
+            &mut conn,
+            200,
+            &json!({"ok": true, "result": {"id": 4242, "is_bot": true, "first_name": "Остров", "username": BOT}}),
+        ),
         "getUpdates" => {
             let offset = body["offset"].as_i64().unwrap_or(0);
             // A long poll, but never longer than a second here.
@@ -246,7 +245,11 @@ fn serve(
             if g.polling > 0 {
                 g.overlaps += 1;
                 drop(g);
-                answer(&mut conn, 409, &json!({"ok": false, "error_code": 409, "description": "Conflict: terminated by other getUpdates request"}));
+                answer(
+                    &mut conn,
+                    409,
+                    &json!({"ok": false, "error_code": 409, "description": "Conflict: terminated by other getUpdates request"}),
+                );
                 return;
             }
             g.polling += 1;
@@ -267,8 +270,12 @@ fn serve(
             if throttle.load(Ordering::SeqCst) > 0 {
                 throttle.fetch_sub(1, Ordering::SeqCst);
                 let s = retry.load(Ordering::SeqCst);
-                answer(&mut conn, 429, &json!({"ok": false, "error_code": 429,
-                    "description": format!("Too Many Requests: retry after {s}"), "parameters": {"retry_after": s}}));
+                answer(
+                    &mut conn,
+                    429,
+                    &json!({"ok": false, "error_code": 429,
+                    "description": format!("Too Many Requests: retry after {s}"), "parameters": {"retry_after": s}}),
+                );
                 return;
             }
             if hang.load(Ordering::SeqCst) {
@@ -279,12 +286,20 @@ fn serve(
             let chat = body["chat_id"].as_i64().unwrap_or(0);
             let text = body["text"].as_str().unwrap_or("").to_string();
             if text.is_empty() || text.chars().count() > 4096 {
-                answer(&mut conn, 400, &json!({"ok": false, "error_code": 400, "description": "Bad Request: message text is empty or too long"}));
+                answer(
+                    &mut conn,
+                    400,
+                    &json!({"ok": false, "error_code": 400, "description": "Bad Request: message text is empty or too long"}),
+                );
                 return;
             }
             let markup = body.get("reply_markup").cloned();
             m.lock().unwrap().sent.push(Sent { chat, text: text.clone(), markup });
-            answer(&mut conn, 200, &json!({"ok": true, "result": {"message_id": 1, "date": 0, "chat": {"id": chat, "type": "private"}, "text": text}}));
+            answer(
+                &mut conn,
+                200,
+                &json!({"ok": true, "result": {"message_id": 1, "date": 0, "chat": {"id": chat, "type": "private"}, "text": text}}),
+            );
         }
         "answerCallbackQuery" => answer(&mut conn, 200, &json!({"ok": true, "result": true})),
         _ => answer(&mut conn, 404, &json!({"ok": false, "error_code": 404, "description": "Not Found"})),

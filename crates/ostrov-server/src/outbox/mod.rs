@@ -2,16 +2,18 @@
 //! each game's new log entries and the reminders due go into the store's outbox, and the
 //! outbox's due notices are sent (see the module [`crate::notify`] for what is promised).
 
+pub mod derive;
+
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ostrov_store::{NewNotice, Outgoing, Store};
 
-use super::derive;
 use crate::app::AppState;
 use crate::game::Status;
+use crate::notify::{DEFAULT_REMIND_HOURS, REMIND_CHOICES};
 use crate::telegram::api::ApiFailure;
 
 /// Notices claimed per tick: under Telegram's 30 messages a second.
@@ -28,34 +30,6 @@ const MAX_BACKOFF: i64 = 600;
 /// game's clock.
 fn wall() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
-
-/// What the notifier remembers between ticks.
-#[derive(Default)]
-pub struct Notifier {
-    /// How far each game's log was read for notices, as this node knows it.
-    read: std::sync::Mutex<HashMap<i64, i64>>,
-    /// Reminders already put in the outbox: (game, day, account).
-    reminded: std::sync::Mutex<std::collections::HashSet<(i64, u32, i64)>>,
-    /// Accounts' reminder settings read this tick (hours; 0: off).
-    hours: std::sync::Mutex<HashMap<i64, i64>>,
-    /// When each chat was last sent a message (milliseconds, wall clock): one a second.
-    last_sent: std::sync::Mutex<HashMap<i64, u128>>,
-    /// Until when Telegram asked everyone to wait (wall clock seconds).
-    hold_until: std::sync::atomic::AtomicI64,
-    /// This process's claims: unique across nodes and restarts.
-    node: String,
-    claims: AtomicU64,
-    /// Whether this node still has to give back the claims a previous run of it left.
-    released: std::sync::atomic::AtomicBool,
-}
-
-impl Notifier {
-    pub fn new() -> Notifier {
-        let mut b = [0u8; 8];
-        rand_core::RngCore::fill_bytes(&mut rand_core::OsRng, &mut b);
-        Notifier { node: crate::hex::hex(&b), ..Default::default() }
-    }
 }
 
 /// Starts the notifier (when a channel is on) and the Telegram bot's poller.
@@ -76,7 +50,7 @@ pub fn spawn_notifier<S: Store>(st: Arc<AppState<S>>) {
         });
     }
     if st.notify.telegram.is_some() {
-        tokio::spawn(crate::telegram::bot::poll(st));
+        tokio::spawn(crate::chat::poll(st));
     }
 }
 
@@ -160,7 +134,7 @@ async fn remind<S: Store>(
 ) -> Result<Vec<NewNotice>, String> {
     let Some(day) = live.open_day() else { return Ok(Vec::new()) };
     let deadline = live.days[day as usize - 1].deadline_at;
-    let longest = derive::REMIND_CHOICES.iter().max().copied().unwrap_or(6);
+    let longest = REMIND_CHOICES.iter().max().copied().unwrap_or(6);
     if now < deadline - longest * 3600 || now >= deadline {
         return Ok(Vec::new());
     }
@@ -177,7 +151,7 @@ async fn remind<S: Store>(
             Some(h) => h,
             None => {
                 let h = st.store.remind_hours(m.user).await.map_err(|e| e.to_string())?;
-                let h = h.unwrap_or(derive::DEFAULT_REMIND_HOURS);
+                let h = h.unwrap_or(DEFAULT_REMIND_HOURS);
                 st.notifier.hours.lock().map_err(|e| e.to_string())?.insert(m.user, h);
                 h
             }
@@ -241,7 +215,10 @@ async fn send_one<S: Store>(
         }
         Err(ApiFailure::Refused(code, why)) => {
             // The user blocked the bot, or the chat is gone: this notice cannot be delivered.
-            st.store.outbox_done(n.id, claim, "dropped", wall(), Some(&format!("{code}: {why}"))).await.map_err(store)?;
+            st.store
+                .outbox_done(n.id, claim, "dropped", wall(), Some(&format!("{code}: {why}")))
+                .await
+                .map_err(store)?;
             Ok(false)
         }
         Err(ApiFailure::Unreachable(why)) => {

@@ -1,4 +1,4 @@
-//! The bot's poller and its commands: `/start <code>`, `/stop`, `/games`, `/status`,
+//! The Telegram bot's conversation (issue 31): its poller and its commands: `/start <code>`, `/stop`, `/games`, `/status`,
 //! `/vote [Имя]`, `/night [Имя]`, `/help`, and the buttons they show.
 
 use std::sync::Arc;
@@ -8,12 +8,12 @@ use ostrov_engine::{Act, Aim, PlayerId};
 use ostrov_store::Store;
 use serde_json::{json, Value};
 
-use super::api::ApiFailure;
-use super::{keyboard, Bot, Pending, MAX_MESSAGE};
 use crate::app::AppState;
 use crate::game::{GameState, Status};
-use crate::notify::derive::missing;
+use crate::outbox::derive::missing;
 use crate::service::{self, OrderRequest};
+use crate::telegram::api::ApiFailure;
+use crate::telegram::{keyboard, Bot, Pending, MAX_MESSAGE};
 
 /// The offset of the next update, kept in the store so that a new lease holder goes on
 /// where the last one stopped.
@@ -149,15 +149,14 @@ async fn command<S: Store>(st: &Arc<AppState<S>>, bot: &Bot, chat: i64, text: &s
         },
         "/help" => Reply::text(HELP),
         _ => {
-            let user = match st.store.telegram_user(chat).await {
-                Ok(Some(u)) => u,
-                Ok(None) => {
-                    return Reply::text(
+            let user =
+                match st.store.telegram_user(chat).await {
+                    Ok(Some(u)) => u,
+                    Ok(None) => return Reply::text(
                         "Этот чат не подключён к аккаунту. Откройте профиль на сайте и нажмите «Подключить Telegram».",
-                    )
-                }
-                Err(e) => return Reply::text(crate::error::ApiError::from(e).message()),
-            };
+                    ),
+                    Err(e) => return Reply::text(crate::error::ApiError::from(e).message()),
+                };
             match cmd.as_str() {
                 "/stop" => {
                     let _ = st.store.telegram_unlink(None, Some(chat)).await;
@@ -197,7 +196,9 @@ async fn button<S: Store>(st: &Arc<AppState<S>>, bot: &Bot, chat: i64, data: &st
                 }
                 Err(_) => None,
             };
-            let Some(name) = name else { return Reply::text("Этот выбор устарел: отправьте команду снова.") };
+            let Some(name) = name else {
+                return Reply::text("Этот выбор устарел: отправьте команду снова.");
+            };
             let what = if k == "v" { "vote" } else { "night" };
             order(st, bot, chat, user, Pending { what, target: Some(name) }, Some(game), update).await
         }
@@ -267,7 +268,8 @@ async fn status<S: Store>(st: &Arc<AppState<S>>, user: i64) -> Reply {
 
 /// The act of seat `p`'s night order now (`None`: none today).
 fn night_act(g: &GameState, p: PlayerId, now: i64, target: Option<&str>) -> Option<Act> {
-    let legal: Vec<_> = g.legal_orders(p, now).into_iter().filter(|o| o.act.is_night() && o.act != Act::Cancel).collect();
+    let legal: Vec<_> =
+        g.legal_orders(p, now).into_iter().filter(|o| o.act.is_night() && o.act != Act::Cancel).collect();
     let names = |aim: &Aim| -> Vec<PlayerId> {
         match aim {
             Aim::One(t) | Aim::OneOrTwo(t) => t.clone(),
@@ -275,9 +277,7 @@ fn night_act(g: &GameState, p: PlayerId, now: i64, target: Option<&str>) -> Opti
         }
     };
     let fits = |o: &&ostrov_engine::LegalOrder| {
-        target.is_none_or(|t| {
-            names(&o.aim).iter().any(|q| g.seated_as(t) == Some(g.members[q.index()].name.as_str()))
-        })
+        target.is_none_or(|t| names(&o.aim).iter().any(|q| g.seated_as(t) == Some(g.members[q.index()].name.as_str())))
     };
     legal.iter().find(fits).or(legal.first()).map(|o| o.act)
 }

@@ -11,17 +11,12 @@ use ostrov_engine::{notice_text, Act, PlayerId};
 use ostrov_store::{Event, NewNotice};
 
 use crate::game::{GameEvent, GameState, Status};
+use crate::notify::cut;
 use crate::view::{self, Viewer};
 
 /// Notices of entries older than this (the server was down, or notices were just turned
 /// on) are not sent: news of yesterday is not news.
 pub const STALE_SECS: i64 = 12 * 3600;
-
-/// The reminder's default, in hours before the deadline (O-NOTIFY-2).
-pub const DEFAULT_REMIND_HOURS: i64 = 2;
-
-/// The reminder settings an account may choose (0: off).
-pub const REMIND_CHOICES: [i64; 4] = [0, 1, 2, 6];
 
 /// The longest notice, in characters (Telegram takes 4,096).
 pub const MAX_TEXT: usize = 3500;
@@ -42,16 +37,6 @@ impl Out<'_> {
         let text = cut(&text, MAX_TEXT);
         self.notices.push(NewNotice { game_id: self.live.id, seq, recipient, kind: kind.into(), text });
     }
-}
-
-/// `s` cut to `max` characters (with «…»).
-pub fn cut(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max - 1).collect();
-    out.push('…');
-    out
 }
 
 /// The notices of the entries `events` (in order, already folded into `live`), at `now`.
@@ -85,10 +70,8 @@ pub fn notices(live: &GameState, events: &[Event], now: i64, site: Option<&str>)
             GameEvent::Order { day, order } if order.by != "host" => {
                 if order.act.trim().eq_ignore_ascii_case(Act::Ask.id()) || Act::parse(&order.act) == Some(Act::Ask) {
                     let q = order.text.as_deref().unwrap_or("");
-                    let text = format!(
-                        "{} задаёт вопрос Духу (день {day}): «{q}». Ответьте на странице игры.",
-                        order.by
-                    );
+                    let text =
+                        format!("{} задаёт вопрос Духу (день {day}): «{q}». Ответьте на странице игры.", order.by);
                     out.push(e.seq, live.host, "host_ask", text);
                 }
             }
@@ -136,7 +119,11 @@ fn private(out: &mut Out, seq: i64, day: u32) {
         if lines.is_empty() {
             continue;
         }
-        let head = if day == 0 { "игра началась. Лично вам:".to_string() } else { format!("личные сообщения дня {day}:") };
+        let head = if day == 0 {
+            "игра началась. Лично вам:".to_string()
+        } else {
+            format!("личные сообщения дня {day}:")
+        };
         let text = format!("{head}\n• {}", lines.join("\n• "));
         out.push(seq, out.live.members[p.index()].user, "private", text);
     }
