@@ -57,7 +57,7 @@ pub async fn poll<S: Store>(st: Arc<AppState<S>>) {
             Err(e) => {
                 // An outage, or another poller (409) while a lease changes hands.
                 failures += 1;
-                if failures == 1 || failures % 60 == 0 {
+                if failures == 1 || failures.is_multiple_of(60) {
                     eprintln!("ostrov-server: telegram: getUpdates: {e}");
                 }
                 tokio::time::sleep(Duration::from_secs(u64::from(failures.min(30)))).await;

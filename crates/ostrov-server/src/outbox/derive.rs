@@ -31,7 +31,7 @@ impl Out<'_> {
     fn push(&mut self, seq: i64, recipient: i64, kind: &str, text: String) {
         let mut text = format!("«{}»: {text}", self.live.config.title);
         if let Some(l) = &self.link {
-            text.push_str("\n");
+            text.push('\n');
             text.push_str(l);
         }
         let text = cut(&text, MAX_TEXT);
@@ -67,13 +67,14 @@ pub fn notices(live: &GameState, events: &[Event], now: i64, site: Option<&str>)
                 everyone(&mut out, e.seq, "paper", &text);
                 private(&mut out, e.seq, day);
             }
-            GameEvent::Order { day, order } if order.by != "host" => {
-                if order.act.trim().eq_ignore_ascii_case(Act::Ask.id()) || Act::parse(&order.act) == Some(Act::Ask) {
-                    let q = order.text.as_deref().unwrap_or("");
-                    let text =
-                        format!("{} задаёт вопрос Духу (день {day}): «{q}». Ответьте на странице игры.", order.by);
-                    out.push(e.seq, live.host, "host_ask", text);
-                }
+            GameEvent::Order { day, order }
+                if order.by != "host"
+                    && (order.act.trim().eq_ignore_ascii_case(Act::Ask.id())
+                        || Act::parse(&order.act) == Some(Act::Ask)) =>
+            {
+                let q = order.text.as_deref().unwrap_or("");
+                let text = format!("{} задаёт вопрос Духу (день {day}): «{q}». Ответьте на странице игры.", order.by);
+                out.push(e.seq, live.host, "host_ask", text);
             }
             _ => {}
         }
