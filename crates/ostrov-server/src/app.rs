@@ -66,6 +66,12 @@ pub struct AppState<S: Store> {
     pub(crate) warm: std::sync::atomic::AtomicBool,
     /// Where seats' accounts came from, by keyed hash (issue 30, point 5).
     pub sightings: crate::access::Sightings,
+    /// How this server notifies (the site's address, the Telegram bot): set before serving.
+    pub notify: crate::notify::Settings,
+    /// What the notifier keeps between its ticks.
+    pub notifier: crate::notify::Notifier,
+    /// Telegram link codes per account per hour.
+    pub link_codes: ratelimit::Quota<i64>,
 }
 
 impl<S: Store> AppState<S> {
@@ -99,6 +105,9 @@ impl<S: Store> AppState<S> {
             changes: tokio::sync::broadcast::channel(256).0,
             warm: Default::default(),
             sightings: crate::access::Sightings::new(secret),
+            notify: Default::default(),
+            notifier: crate::notify::Notifier::new(),
+            link_codes: ratelimit::Quota::new(crate::notify::CODES_PER_HOUR, 3600),
         })
     }
 }

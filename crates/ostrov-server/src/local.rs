@@ -61,6 +61,17 @@ impl LocalServer {
 
     /// [`LocalServer::start`] with these connection limits (short timeouts for a test).
     pub fn start_with(db: &str, clock: Arc<dyn Clock>, limits: crate::net::Limits) -> Result<LocalServer, String> {
+        LocalServer::start_notifying(db, clock, limits, crate::notify::Settings::default())
+    }
+
+    /// [`LocalServer::start_with`] with notifications (a Telegram bot, usually at a
+    /// stand-in of the Bot API on loopback).
+    pub fn start_notifying(
+        db: &str,
+        clock: Arc<dyn Clock>,
+        limits: crate::net::Limits,
+        notify: crate::notify::Settings,
+    ) -> Result<LocalServer, String> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -73,9 +84,11 @@ impl LocalServer {
             let mut state = AppState::load(store, clock).await?;
             state.signups = crate::ratelimit::Quota::new(0, 3600);
             state.limits = limits;
+            state.notify = notify;
             let state = Arc::new(state);
             spawn_scheduler(state.clone());
             spawn_watcher(state.clone());
+            crate::outbox::spawn_notifier(state.clone());
             let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
             let addr = l.local_addr().map_err(|e| e.to_string())?;
             tokio::spawn(async move {

@@ -56,6 +56,41 @@
     if (!url || !window.EventSource) { return; }
     source = new EventSource(url);
     source.addEventListener("changed", refresh);
+    source.addEventListener("changed", notify);
+  }
+
+  // Browser notifications while the tab is open but not looked at (issue 31, point 7):
+  // opt-in per game, only what the live stream says this viewer may know has changed.
+  function notifyKey() { return "ostrov-notify:" + sourceUrl; }
+  function notifyOn() {
+    return window.Notification && Notification.permission === "granted" && localStorage.getItem(notifyKey()) === "1";
+  }
+  function notify() {
+    if (!notifyOn() || !document.hidden) { return; }
+    var title = document.querySelector(".game h1");
+    new Notification(title ? title.textContent : "Остров страха", {
+      body: "В игре новости: откройте вкладку.", tag: sourceUrl
+    });
+  }
+  function notifyButton(root) {
+    var b = root.querySelector ? root.querySelector("[data-notify]") : null;
+    if (!b || b.dataset.ready || !window.Notification || !window.localStorage) { return; }
+    b.dataset.ready = "1";
+    var state = document.querySelector("[data-notify-state]");
+    var show = function () {
+      var on = notifyOn();
+      b.textContent = on ? "Не уведомлять в браузере" : "Уведомлять в браузере";
+      if (state) { state.textContent = Notification.permission === "denied" ? "браузер запретил уведомления для этого сайта" : (on ? "включено, пока вкладка открыта" : ""); }
+    };
+    b.parentNode.hidden = false;
+    show();
+    b.addEventListener("click", function () {
+      if (notifyOn()) { localStorage.removeItem(notifyKey()); show(); return; }
+      Notification.requestPermission().then(function (p) {
+        if (p === "granted") { localStorage.setItem(notifyKey(), "1"); }
+        show();
+      });
+    });
   }
 
   function copyButtons(root) {
@@ -80,6 +115,7 @@
     localTimes(root);
     copyButtons(root);
     live(root);
+    notifyButton(root);
   }
 
   document.addEventListener("DOMContentLoaded", function () { init(document); });

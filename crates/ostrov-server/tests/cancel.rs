@@ -41,6 +41,9 @@ impl Slow {
 
 type R<T> = ostrov_store::Result<T>;
 
+/// No notifications in these tests: the notifier is not started.
+impl ostrov_store::Notify for Slow {}
+
 impl Accounts for Slow {
     async fn create_user(&self, name: &str, key: &str, hash: &str, at: i64) -> R<i64> {
         self.inner.create_user(name, key, hash, at).await

@@ -214,7 +214,16 @@ struct World {
     requests: usize,
     /// Other seats' seer results looked for, at most, in one viewer's answers.
     seer_texts: usize,
+    /// The stand-in of Telegram's Bot API: every signed-in account's chat is linked
+    /// (chat [`CHAT0`] + the account's index), and each chat's messages are checked as any
+    /// other answer to that account (issue 31).
+    telegram: support::telegram::BotApi,
+    /// Each account's Telegram messages checked so far.
+    telegram_seen: Vec<usize>,
 }
+
+/// The first account's Telegram chat.
+const CHAT0: i64 = 70_000;
 
 /// A marker word of kind `k`.
 fn marker(next: &mut u32, k: char) -> String {
@@ -623,6 +632,14 @@ impl World {
                     assert!(!line.contains(" 200 "), "{stage}: a visitor opens the live stream: {line}");
                 }
             }
+            if a != visitor {
+                // What the bot told this account's chat since the last sweep.
+                let said = self.telegram.to(CHAT0 + a as i64);
+                for text in &said[self.telegram_seen[a]..] {
+                    self.check(a, "telegram", text, &forbidden, stage);
+                }
+                self.telegram_seen[a] = said.len();
+            }
             for p in paths {
                 let r = self.get(a, &p);
                 self.check(a, &p, &r.body, &forbidden, stage);
@@ -881,18 +898,26 @@ impl World {
 #[test]
 fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
     let t0 = Instant::now();
-    let server = Server::start();
+    let telegram = support::telegram::BotApi::start();
+    let server = Server::with_bot(&telegram, "leak");
     let n_games = GAMES.len();
     let mut accounts: Vec<Account> = Vec::new();
-    fn add(accounts: &mut Vec<Account>, label: &str, server: &Server, n_games: usize) -> usize {
+    let api = &telegram;
+    let add = |accounts: &mut Vec<Account>, label: &str, server: &Server, n_games: usize| -> usize {
+        let mut c = server.user(label);
+        // The account's Telegram chat, linked through the bot.
+        let chat = CHAT0 + accounts.len() as i64;
+        let code = ok(&c.post("/api/me/telegram", json!({})).unwrap())["code"].as_str().unwrap().to_string();
+        api.say(chat, &format!("/start {code}"));
+        api.wait_for(chat, "подключён к аккаунту");
         accounts.push(Account {
             label: label.to_string(),
-            client: Some(server.user(label).keep_alive()),
+            client: Some(c.keep_alive()),
             seats: vec![None; n_games],
             hosts: vec![false; n_games],
         });
         accounts.len() - 1
-    }
+    };
     let mut tables = Vec::new();
     let events = json!({
         "spirit_call": 4, "full_moon": 1, "rage": 1, "bunker": 1, "exchange": 1, "choose_me": 1,
@@ -951,6 +976,7 @@ fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
         seats: vec![None; n_games],
         hosts: vec![false; n_games],
     });
+    let n_accounts = accounts.len();
     let mut w = World {
         server,
         accounts,
@@ -960,6 +986,8 @@ fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
         streams: Vec::new(),
         requests: 0,
         seer_texts: 0,
+        telegram_seen: vec![0; n_accounts],
+        telegram,
     };
     w.server.clock.set(START);
     for g in 0..n_games {
@@ -1019,7 +1047,11 @@ fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
             ok(&w.post(h, &format!("/api/games/{id}/host/resolve"), json!({})));
         }
     }
+    // The outbox drains (one message a second per chat).
+    std::thread::sleep(Duration::from_secs(8));
     w.sweep("the games are over");
+    let told = w.telegram.sent().len();
+    assert!(told > 100, "the bot told the players their news: {told} messages");
     assert!(w.tables.iter().all(|t| t.over));
     let kinds: BTreeMap<char, usize> = w.ledger.keys().fold(BTreeMap::new(), |mut m, k| {
         *m.entry(k.as_bytes()[2] as char).or_default() += 1;

@@ -31,6 +31,7 @@
 #[macro_use]
 mod any;
 mod backup;
+mod notify;
 mod postgres;
 mod sqlite;
 pub mod testdb;
@@ -355,11 +356,139 @@ pub struct Sighting {
     pub last_at: i64,
 }
 
-/// The storage interface the server uses: [`Accounts`] and [`EventLog`] together. Game
-/// code sees only this. Every type with both is a `Store`; implement the two traits.
-pub trait Store: Accounts + EventLog {}
+/// A notice to keep in the outbox: its key is `(game_id, seq, recipient, kind)`, so a
+/// notice derived again from the same entry of the log is never added twice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewNotice {
+    pub game_id: i64,
+    /// The log entry the notice comes from (a reminder: the day's opening).
+    pub seq: i64,
+    /// The account told.
+    pub recipient: i64,
+    /// What it is (`day`, `paper`, `private`, `remind`, `host_ask`, `all_in` …).
+    pub kind: String,
+    /// The text, plain (no markup).
+    pub text: String,
+}
 
-impl<S: Accounts + EventLog> Store for S {}
+/// A notice in the outbox, as claimed or listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    pub id: i64,
+    pub game_id: i64,
+    pub seq: i64,
+    pub recipient: i64,
+    pub kind: String,
+    pub text: String,
+    /// `pending`, `sending`, `sent` or `dropped`.
+    pub status: String,
+    /// How many times it was claimed to be sent.
+    pub attempts: i64,
+    pub created_at: i64,
+}
+
+/// What a store without notifications answers (a test's wrapper of a store).
+const NO_OUTBOX: &str = "this store keeps no notifications";
+
+store_trait! {
+    /// Notifications (issue 31): the outbox of notices and what the Telegram bot keeps.
+    /// Both stores implement every method; the defaults (an error) serve a test's wrapper.
+    pub trait Notify {
+        /// How far game `game_id`'s log has been read for notices (0: not yet).
+        async fn outbox_cursor(&self, game_id: i64) -> Result<i64> {
+            let _ = (game_id,);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Adds the notices not already there (by their key) and moves the game's cursor to
+        /// `upto` (never back), in one transaction: the number added.
+        async fn outbox_put(&self, game_id: i64, upto: i64, notices: &[NewNotice], now: i64) -> Result<u64> {
+            let _ = (game_id, upto, notices, now);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Claims up to `limit` notices to send (due pending ones, and ones claimed before
+        /// `stale_before` whose sender is gone), marking them `sending` under `claim`.
+        async fn outbox_claim(&self, claim: &str, now: i64, stale_before: i64, limit: i64) -> Result<Vec<Outgoing>> {
+            let _ = (claim, now, stale_before, limit);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Ends a claimed notice: `sent` or `dropped` (with why); false if the claim was lost.
+        async fn outbox_done(&self, id: i64, claim: &str, status: &str, now: i64, note: Option<&str>) -> Result<bool> {
+            let _ = (id, claim, status, now, note);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Gives a claimed notice back, to be tried again at `next_at`.
+        async fn outbox_retry(&self, id: i64, claim: &str, next_at: i64, error: &str) -> Result<()> {
+            let _ = (id, claim, next_at, error);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Gives back every notice marked `sending` (a store one process writes: its sender
+        /// was this process, before a restart): the number given back.
+        async fn outbox_release(&self) -> Result<u64> {
+            let _ = ();
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// The outbox, of one game or all, in order.
+        async fn outbox(&self, game_id: Option<i64>) -> Result<Vec<Outgoing>> {
+            let _ = (game_id,);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+
+        /// A one-time Telegram link code of `user` (replacing the user's earlier ones).
+        async fn telegram_code_put(&self, user: i64, code: &str, expires_at: i64) -> Result<()> {
+            let _ = (user, code, expires_at);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Takes a link code (it works once): its account if it had not expired.
+        async fn telegram_code_take(&self, code: &str, now: i64) -> Result<Option<i64>> {
+            let _ = (code, now);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Links chat `chat` to `user` (a chat and an account have one link each).
+        async fn telegram_link(&self, user: i64, chat: i64, now: i64) -> Result<()> {
+            let _ = (user, chat, now);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Unlinks an account's chat or a chat: the account it was linked to.
+        async fn telegram_unlink(&self, user: Option<i64>, chat: Option<i64>) -> Result<Option<i64>> {
+            let _ = (user, chat);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// The chat linked to an account.
+        async fn telegram_chat(&self, user: i64) -> Result<Option<i64>> {
+            let _ = (user,);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// The account linked to a chat.
+        async fn telegram_user(&self, chat: i64) -> Result<Option<i64>> {
+            let _ = (chat,);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// An account's reminder setting, hours before the deadline (0: off; `None`: not set).
+        async fn remind_hours(&self, user: i64) -> Result<Option<i64>> {
+            let _ = (user,);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        async fn set_remind_hours(&self, user: i64, hours: i64) -> Result<()> {
+            let _ = (user, hours);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// A number the bot keeps (its `getUpdates` offset).
+        async fn bot_value(&self, name: &str) -> Result<Option<i64>> {
+            let _ = (name,);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        async fn set_bot_value(&self, name: &str, value: i64) -> Result<()> {
+            let _ = (name, value);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+    }
+}
+
+/// The storage interface the server uses: [`Accounts`], [`EventLog`] and [`Notify`] together. Game
+/// code sees only this. Every type with both is a `Store`; implement the two traits.
+pub trait Store: Accounts + EventLog + Notify {}
+
+impl<S: Accounts + EventLog + Notify> Store for S {}
 
 /// The stored forms (a JSON list) read back.
 pub(crate) fn forms_of(stored: Option<String>) -> Result<Option<Vec<String>>> {

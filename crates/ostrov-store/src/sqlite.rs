@@ -91,6 +91,35 @@ const MIGRATIONS: &[&str] = &[
     )",
     "CREATE INDEX seat_results_by_user ON seat_results (user_id, game_id)",
     "CREATE INDEX game_results_by_setup ON game_results (setup_key)",
+    // Notifications (issue 31): the outbox of notices derived from the games' logs, one row
+    // per (game, seq, recipient, kind), so that deriving again never doubles one; `status`
+    // is `pending`, `sending` (claimed by `claim` at `claimed_at`), `sent` or `dropped`.
+    "CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        game_id BIGINT NOT NULL,
+        seq BIGINT NOT NULL,
+        recipient BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending',
+        claim TEXT,
+        claimed_at BIGINT,
+        attempts BIGINT NOT NULL DEFAULT 0,
+        next_at BIGINT NOT NULL,
+        sent_at BIGINT,
+        last_error TEXT,
+        UNIQUE (game_id, seq, recipient, kind)
+    )",
+    "CREATE INDEX outbox_due ON outbox (status, next_at)",
+    // How far each game's log has been read for notices.
+    "CREATE TABLE outbox_cursor (game_id BIGINT PRIMARY KEY, seq BIGINT NOT NULL)",
+    // Telegram: the chat linked to an account (private: never shown), the one-time codes
+    // that link one, each account's reminder setting, and the bot's getUpdates offset.
+    "CREATE TABLE telegram_chats (user_id BIGINT PRIMARY KEY, chat_id BIGINT NOT NULL UNIQUE, linked_at BIGINT NOT NULL)",
+    "CREATE TABLE telegram_codes (code TEXT PRIMARY KEY, user_id BIGINT NOT NULL, expires_at BIGINT NOT NULL)",
+    "CREATE TABLE notify_prefs (user_id BIGINT PRIMARY KEY, remind_hours BIGINT NOT NULL)",
+    "CREATE TABLE bot_state (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
 ];
 
 /// SQLite implementation of [`Store`](crate::Store).

@@ -36,6 +36,10 @@ pub struct Args {
     /// server that signs up many players from one machine).
     #[arg(long, value_name = "N", default_value_t = ostrov_server::ratelimit::SIGNUPS_PER_HOUR)]
     signups_per_hour: usize,
+    /// The Telegram Bot API's address (the bot's token comes from the environment,
+    /// OSTROV_TELEGRAM_TOKEN, never from the command line).
+    #[arg(long, value_name = "URL", default_value = ostrov_server::telegram::api::DEFAULT_API)]
+    telegram_api: String,
     /// For tests: read the current time (Unix seconds) from this file instead of the clock.
     #[arg(long, hide = true)]
     clock_file: Option<PathBuf>,
@@ -99,6 +103,7 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             })
         })?;
         let kind = store.kind();
+        let notify = notify_settings(&a, lang)?;
         let clock: Arc<dyn Clock> = match a.clock_file {
             Some(f) => Arc::new(FileClock(f)),
             None => Arc::new(SystemClock),
@@ -122,14 +127,23 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         })?;
         state.options = ostrov_server::harden::Options { https, trust_proxy: a.trust_proxy };
         state.signups = ostrov_server::ratelimit::Quota::new(a.signups_per_hour, 3600);
+        state.notify = notify;
+        let telegram = state.notify.telegram.is_some();
         let state = Arc::new(state);
         spawn_scheduler(state.clone());
         spawn_watcher(state.clone());
+        ostrov_server::spawn_notifier(state.clone());
         let listener = ostrov_server::net::listen(&a.bind).await.map_err(|e| cannot_listen(&a.bind, &e, lang))?;
         let addr = listener.local_addr()?;
         match lang {
             Lang::Ru => println!("Ostrov работает: http://{addr}/ (база данных {db}, {kind})"),
             Lang::English => println!("Ostrov serves on http://{addr}/ (database {db}, {kind})"),
+        }
+        if telegram {
+            match lang {
+                Lang::Ru => println!("Telegram-бот включён (API: {})", a.telegram_api),
+                Lang::English => println!("The Telegram bot is on (API: {})", a.telegram_api),
+            }
         }
         ostrov_server::serve(listener, state).await.map_err(|e| {
             Failure(match lang {
@@ -138,6 +152,30 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             })
         })
     })
+}
+
+/// The environment variable of the Telegram bot's token.
+pub const TELEGRAM_TOKEN_VAR: &str = "OSTROV_TELEGRAM_TOKEN";
+
+/// Notifications: the site's address for links, and the Telegram bot when its token is in
+/// the environment. The token is never printed.
+fn notify_settings(a: &Args, lang: Lang) -> Result<ostrov_server::notify::Settings, Failure> {
+    use ostrov_server::telegram::{api, Bot};
+    let mut s = ostrov_server::notify::Settings { site: a.public_url.clone(), ..Default::default() };
+    let token = std::env::var(TELEGRAM_TOKEN_VAR).unwrap_or_default();
+    if token.trim().is_empty() {
+        return Ok(s);
+    }
+    let failed = |e: String| {
+        Failure(match lang {
+            Lang::Ru => e,
+            Lang::English => format!("Telegram: {e}"),
+        })
+    };
+    let token = api::Token::parse(&token).map_err(failed)?;
+    let client = api::Api::new(&a.telegram_api, token).map_err(failed)?;
+    s.telegram = Some(Arc::new(Bot::new(client)));
+    Ok(s)
 }
 
 /// Why the server cannot listen on `bind`, and what to do.

@@ -1,11 +1,13 @@
 //! The game API, one module per area: games (create, list, join, start, view), orders,
-//! the host's powers, and what a game publishes (newspapers, inbox, report, game file).
+//! the host's powers, what a game publishes (newspapers, inbox, report, game file), and an
+//! account's notifications (the Telegram link, the reminder).
 //! Each handler parses its request, calls [`crate::service`] and renders the answer.
 
 mod desk;
 mod extract;
 mod games;
 mod host;
+mod notify;
 mod orders;
 mod papers;
 mod users;
@@ -40,5 +42,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/games/{id}/preview", get(desk::preview::<S>))
         .route("/users/{name}/stats", get(users::stats::<S>))
         .route("/stats", get(users::setups::<S>))
+        .route("/me/telegram", post(notify::link::<S>).delete(notify::unlink::<S>))
+        .route("/me/notify", get(notify::show::<S>).patch(notify::set::<S>))
         .method_not_allowed_fallback(crate::extract::method_not_allowed)
 }

@@ -12,6 +12,7 @@
 //! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached;
 //! - [`records`]: players' records and the setups against reality, from stored results;
 //! - [`sightings`]: where seats' accounts come from, for the host (issue 30, point 5).
+//! - [`notify`]: linking a Telegram chat, the reminder setting.
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
 //! shows the game afterwards it passes `show`, called on the game as it stands right
@@ -22,6 +23,7 @@ pub mod desk;
 pub mod host;
 pub mod lobby;
 mod locking;
+pub mod notify;
 pub mod orders;
 pub mod sightings;
 pub mod records;

@@ -17,6 +17,7 @@ mod forms;
 mod game;
 mod host;
 mod lobby;
+mod notify;
 mod page;
 mod paper;
 mod profile;
@@ -49,6 +50,8 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/profile", get(profile::show::<S>).post(profile::save::<S>))
         .route("/profile/password", post(profile::password::<S>))
         .route("/profile/sessions", post(profile::end_others::<S>))
+        .route("/profile/telegram", post(notify::telegram::<S>))
+        .route("/profile/notify", post(notify::remind::<S>))
         .route("/new", get(lobby::create_page::<S>).post(lobby::create::<S>))
         .route("/new/balance", get(lobby::balance::<S>))
         .route("/join/{invite}", get(lobby::invite_page::<S>).post(lobby::join::<S>))

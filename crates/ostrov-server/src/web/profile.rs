@@ -38,6 +38,11 @@ struct ProfilePage<'a> {
     old_error: Option<String>,
     new_error: Option<String>,
     password_error: Option<String>,
+    /// The notifications' settings (issue 31), on the page as shown (not after a refused form).
+    notify: Option<crate::service::notify::NotifySettings>,
+    notify_note: Option<&'static str>,
+    /// The bot's link with a fresh code, right after «Подключить Telegram».
+    telegram_link: Option<String>,
 }
 
 /// The questions of the cases, after their names: «именительный (кто?)».
@@ -64,6 +69,9 @@ impl<'a> ProfilePage<'a> {
             old_error: None,
             new_error: None,
             password_error: None,
+            notify: None,
+            notify_note: None,
+            telegram_link: None,
         }
     }
 }
@@ -86,12 +94,26 @@ fn sessions_note(query: &str) -> Option<String> {
 
 pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap, q: RawQuery) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
+    shown(&st, &v, q.0.as_deref(), None).await
+}
+
+/// The profile page as shown, after the query `query`, with the bot's `link` when one was
+/// just made (a link, not a redirect: the pages' forms post to this site only).
+pub(super) async fn shown<S: Store>(
+    st: &crate::app::AppState<S>,
+    v: &Visitor,
+    query: Option<&str>,
+    link: Option<String>,
+) -> Result<Response, WebError> {
     let id = v.id()?;
     let u = st.store.user_by_id(id).await?.ok_or(WebError::Login)?;
-    let mut p = ProfilePage::new(&v, u.gender.as_deref(), u.forms.as_deref().unwrap_or_default());
-    p.saved = q.0.as_deref() == Some("saved");
-    p.sessions_note = q.0.as_deref().and_then(sessions_note);
-    Ok(page(&v, StatusCode::OK, &p))
+    let mut p = ProfilePage::new(v, u.gender.as_deref(), u.forms.as_deref().unwrap_or_default());
+    p.saved = query == Some("saved");
+    p.sessions_note = query.and_then(sessions_note);
+    p.notify = Some(crate::service::notify::settings_of(st, id).await?);
+    p.notify_note = query.and_then(notify_note);
+    p.telegram_link = link;
+    Ok(page(v, StatusCode::OK, &p))
 }
 
 #[derive(Deserialize, Default)]
@@ -198,4 +220,16 @@ pub async fn end_others<S: Store>(
     let token = auth::token_of(&h).ok_or(WebError::Login)?;
     let ended = auth::end_other_sessions(&st, id, &token).await?;
     Ok(to(&format!("/profile?ended={ended}")))
+}
+
+/// What the profile says after one of these, from its query (`telegram=…`).
+fn notify_note(query: &str) -> Option<&'static str> {
+    Some(match query.strip_prefix("telegram=")? {
+        "unlinked" => "Telegram отключён: уведомлений больше не будет.",
+        "saved" => "Напоминание сохранено.",
+        "telegram_off" => "На этом сервере Telegram не подключён.",
+        "telegram_down" => "Telegram сейчас не отвечает; попробуйте через минуту.",
+        "too_many_requests" => "Слишком много кодов подряд; попробуйте позже.",
+        _ => return None,
+    })
 }

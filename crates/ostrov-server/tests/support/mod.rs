@@ -18,6 +18,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod telegram;
 
 use std::cell::Cell;
 use std::net::SocketAddr;
@@ -87,12 +88,25 @@ pub struct Server {
     pub db: String,
     inner: Option<LocalServer>,
     pg: Option<TestDb>,
+    /// Its notifications (none but for [`Server::start_notifying`]).
+    notify: ostrov_server::notify::Settings,
 }
 
 impl Server {
     /// A server over an empty database (of the store [`with_store`] chose); the clock
     /// stands at [`START`] minus an hour.
     pub fn start() -> Server {
+        Server::start_notifying(ostrov_server::notify::Settings::default())
+    }
+
+    /// [`Server::start`] with a Telegram bot at the stand-in `api` (its path `node`), the
+    /// site at `https://ostrov.test`, ticking fast.
+    pub fn with_bot(api: &telegram::BotApi, node: &str) -> Server {
+        Server::start_notifying(bot_settings(api, node))
+    }
+
+    /// [`Server::start`] with these notifications.
+    pub fn start_notifying(notify: ostrov_server::notify::Settings) -> Server {
         static N: AtomicU64 = AtomicU64::new(0);
         let dir = std::env::temp_dir().join(format!(
             "ostrov-test-{}-{}",
@@ -110,8 +124,9 @@ impl Server {
             Some(pg) => pg.url.clone(),
             None => dir.join("ostrov.db").to_str().expect("a UTF-8 path").to_string(),
         };
-        let inner = LocalServer::start(&db, clock.clone()).expect("the server starts");
-        Server { addr: inner.addr, clock, dir, db, inner: Some(inner), pg }
+        let inner =
+            LocalServer::start_notifying(&db, clock.clone(), limits(), notify.clone()).expect("the server starts");
+        Server { addr: inner.addr, clock, dir, db, inner: Some(inner), pg, notify }
     }
 
     /// Another node over the same database (PostgreSQL) with its own clock: any node
@@ -126,9 +141,15 @@ impl Server {
         if let Some(inner) = self.inner.take() {
             inner.stop();
         }
-        let inner = LocalServer::start(&self.db, self.clock.clone()).expect("the server restarts");
+        let inner = LocalServer::start_notifying(&self.db, self.clock.clone(), limits(), self.notify.clone())
+            .expect("the server restarts");
         self.addr = inner.addr;
         self.inner = Some(inner);
+    }
+
+    /// Another node over the same database with a Telegram bot at the stand-in.
+    pub fn node_with_bot(&self, clock: Arc<TestClock>, api: &telegram::BotApi, node: &str) -> LocalServer {
+        LocalServer::start_notifying(&self.db, clock, limits(), bot_settings(api, node)).expect("another node starts")
     }
 
     /// A new client with no session.
@@ -163,6 +184,24 @@ impl Drop for Server {
         }
         drop(self.pg.take());
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The connection limits of a test server (the process's, as `LocalServer::start`).
+fn limits() -> ostrov_server::net::Limits {
+    ostrov_server::net::Limits::for_process()
+}
+
+/// Notifications through a Telegram bot at the stand-in `api`, path `node`.
+pub fn bot_settings(api: &telegram::BotApi, node: &str) -> ostrov_server::notify::Settings {
+    use ostrov_server::telegram::{api as tg, Bot};
+    let token = tg::Token::parse(telegram::TOKEN).unwrap();
+    let client = tg::Api::new(&api.url(node), token).unwrap();
+    ostrov_server::notify::Settings {
+        site: Some("https://ostrov.test".into()),
+        telegram: Some(Arc::new(Bot::new(client))),
+        tick_ms: 100,
+        poll_secs: 1,
     }
 }
 
