@@ -448,6 +448,11 @@ pub async fn invite_page<S: Store>(
 ) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
     let Path(invite) = p.map_err(ApiError::from)?;
+    if v.user.is_none() {
+        // Signed out: sign in (or up), then back to this invite (issue 30, point 10).
+        let back = super::account::percent(&format!("/join/{invite}"));
+        return Ok(super::page::to(&format!("/login?next={back}")));
+    }
     invite_view(&st, &v, &invite, String::new(), None).await
 }
 

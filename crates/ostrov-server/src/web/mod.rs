@@ -15,6 +15,7 @@ mod corpus;
 mod forms;
 mod game;
 mod lobby;
+mod now;
 mod page;
 mod paper;
 mod profile;
