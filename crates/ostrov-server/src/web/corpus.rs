@@ -254,7 +254,9 @@ fn page_lines(c: &Cast, sp: &[Speech], out: &mut BTreeSet<String>) {
         for id in ["dead", "thorn", "shocked", "assaulted"] {
             out.insert(format!("{name}: {}", Talk::parse(id).unwrap().ru(g)));
             // The note by the post box of a player who speaks like the dead (issue 30).
-            out.insert(format!("{name}, у формы сообщения: В обсуждении сегодня: {}.", Talk::parse(id).unwrap().ru(g)));
+            if id != "dead" {
+                out.insert(format!("{name}, у формы сообщения: В обсуждении сегодня: {}.", Talk::parse(id).unwrap().ru(g)));
+            }
         }
         let who = Who::new(name, &sp[k]);
         out.insert(format!(
