@@ -77,11 +77,13 @@
     localTimes(el);
   }
 
-  // The countdown of the game page ticks (the server wrote it right at load).
+  // The countdown of the game page ticks (the server wrote it right at load), counted from
+  // the server's time of the page plus the time since, not from the reader's clock.
   function tick() {
-    var now = Date.now() / 1000;
     document.querySelectorAll("[data-until]").forEach(function (s) {
-      var left = parseInt(s.dataset.until, 10) - now;
+      if (!s.dataset.loaded) { s.dataset.loaded = String(Date.now()); }
+      var elapsed = (Date.now() - parseInt(s.dataset.loaded, 10)) / 1000;
+      var left = parseInt(s.dataset.until, 10) - parseInt(s.dataset.now, 10) - elapsed;
       s.textContent = leftText(left);
     });
   }

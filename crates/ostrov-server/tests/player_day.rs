@@ -95,7 +95,7 @@ fn what_to_do_now_without_javascript() {
     let card = now_card(&pages[wolf]);
     assert!(card.contains("что сделать сейчас"), "{card}");
     assert!(
-        card.contains("до <time datetime=\"2026-12-02T21:00:00+03:00\" data-local=\"1\">21:00 по московскому времени</time> осталось <span class=\"left\" data-until=\"1796234400\">11 ч</span>"),
+        card.contains("до <time datetime=\"2026-12-02T21:00:00+03:00\" data-local=\"1\">21:00 по московскому времени</time> осталось <span class=\"left\" data-until=\"1796234400\" data-now=\"1796194800\">11 ч</span>"),
         "the countdown without JavaScript: {card}"
     );
     assert!(card.contains("Не отправлено: голос, ночной ход."), "{card}");

@@ -18,8 +18,10 @@ pub struct Countdown {
     /// What the deadline is: «Приказы принимаются», «День 3 начнётся».
     pub what: String,
     pub at: When,
-    /// The deadline as a Unix time (for the script that ticks `left`).
+    /// The deadline and the server's time of the page, as Unix times: the script that
+    /// ticks `left` counts from the server's clock, not the reader's (which may be wrong).
     pub epoch: i64,
+    pub now: i64,
     /// What is left, briefly («3 ч 12 мин»); `None` once it has passed.
     pub left: Option<String>,
     /// The game is paused: the deadline moves by the pause.
@@ -74,6 +76,7 @@ pub fn countdown(live: &GameState, game: &GameView, now: i64) -> Option<Countdow
         what,
         at: until(at, now, tz),
         epoch: at,
+        now,
         left: if paused { None } else { left_ru(at - now) },
         paused,
     })
