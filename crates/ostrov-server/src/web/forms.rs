@@ -99,7 +99,7 @@ const ACTS: &[(Act, &str, &str)] = &[
     (Act::Cancel, "Отмена ночи", "Раз за игру: отменить все остальные действия этой ночи."),
     (Act::Swap, "Обмен вещей", "Поменять местами вещи двух игроков этой ночью."),
     (Act::Recharge, "Перезарядка", "Перезарядить использованную вещь игрока."),
-    (Act::Assault, "Маньяк", "Кого вы навещаете этой ночью: завтра у этого игрока не будет ни голоса, ни слова."),
+    (Act::Assault, "Ночной визит", "Кого вы навещаете этой ночью: завтра у этого игрока не будет ни голоса, ни слова."),
     (Act::Use, "Применить вещь", "На кого вы применяете свою вещь."),
     (Act::Bunker, "Бункер", "Попросить новую вещь из резерва (жребий в 13:00)."),
     (Act::Exchange, "Обмен", "С кем вы меняетесь вещами в 13:00."),
@@ -132,7 +132,8 @@ pub(crate) fn form_words(
 /// принят»).
 pub(crate) fn accepted_ru(act: &str, title: &str) -> String {
     match act {
-        "vote" | "megaphone" | "sentence" | "authority" | "swap" | "bunker" | "exchange" | "light" | "ask" => {
+        "vote" | "megaphone" | "sentence" | "authority" | "swap" | "assault" | "bunker" | "exchange" | "light"
+        | "ask" => {
             format!("{title} принят")
         }
         "check" | "cancel" | "recharge" => format!("{title} принята"),
