@@ -101,7 +101,9 @@ fn what_to_do_now_without_javascript() {
     assert!(card.contains("Не отправлено: голос, ночной ход."), "{card}");
     assert!(now_card(&pages[passenger]).contains("Не отправлено: голос."), "a passenger owes no night order");
     // The role's line from the rule book, with its link.
-    assert!(pages[wolf].contains("Каждую ночь стая убивает одного игрока") && pages[wolf].contains("/rules#role-werewolf"));
+    assert!(
+        pages[wolf].contains("Каждую ночь стая убивает одного игрока") && pages[wolf].contains("/rules#role-werewolf")
+    );
     let rules = t.players[0].get("/rules").body;
     assert!(rules.contains("id=\"role-werewolf\"") && rules.contains("id=\"item-shocker\""), "the rule book's anchors");
 
@@ -112,7 +114,9 @@ fn what_to_do_now_without_javascript() {
     let page = t.players[wolf].get(&format!("{game}?done=order-vote")).body;
     let card = now_card(&page);
     assert!(
-        card.contains(&format!("role=\"status\" id=\"confirm\" tabindex=\"-1\" data-focus=\"1\">Голос принят: {target} (в 10:00).")),
+        card.contains(&format!(
+            "role=\"status\" id=\"confirm\" tabindex=\"-1\" data-focus=\"1\">Голос принят: {target} (в 10:00)."
+        )),
         "{card}"
     );
     assert!(card.contains("Не отправлено: ночной ход."), "{card}");
@@ -263,7 +267,10 @@ fn the_thread_fragment_opened_directly_and_the_hosts_buttons() {
     let r = t.players[1].submit(&game, &format!("{game}/thread"), &[("room", "thread"), ("text", "Доброе утро")]);
     assert_eq!((r.status, location(&r)), (303, format!("{game}?done=post-thread#confirm")));
     let page = t.players[1].get(&format!("{game}?done=post-thread")).body;
-    assert!(page.contains("role=\"status\" id=\"confirm\" tabindex=\"-1\" data-focus=\"1\">Сообщение отправлено."), "{page}");
+    assert!(
+        page.contains("role=\"status\" id=\"confirm\" tabindex=\"-1\" data-focus=\"1\">Сообщение отправлено."),
+        "{page}"
+    );
     let path = format!("/games/{}/thread?room=thread", t.id);
     let (status, to) = get_with(&t, &t.players[1], &path, "Sec-Fetch-Mode: navigate\r\nAccept: text/html\r\n");
     assert_eq!((status, to.as_str()), (303, format!("/games/{}?room=thread#thread", t.id).as_str()));

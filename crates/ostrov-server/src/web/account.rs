@@ -177,7 +177,14 @@ pub async fn login<S: Store>(
         return Ok(refused(&v, false, &f.name, &f.next, Field::Name, ApiError::BadRequest("Введите имя.".into())));
     }
     if f.password.is_empty() {
-        return Ok(refused(&v, false, &f.name, &f.next, Field::Password, ApiError::BadRequest("Введите пароль.".into())));
+        return Ok(refused(
+            &v,
+            false,
+            &f.name,
+            &f.next,
+            Field::Password,
+            ApiError::BadRequest("Введите пароль.".into()),
+        ));
     }
     let c = Credentials { name: f.name.clone(), password: f.password };
     match auth::verify(&st, &c, addr).await {

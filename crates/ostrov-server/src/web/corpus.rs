@@ -255,7 +255,10 @@ fn page_lines(c: &Cast, sp: &[Speech], out: &mut BTreeSet<String>) {
             out.insert(format!("{name}: {}", Talk::parse(id).unwrap().ru(g)));
             // The note by the post box of a player who speaks like the dead (issue 30).
             if id != "dead" {
-                out.insert(format!("{name}, у формы сообщения: В обсуждении сегодня: {}.", Talk::parse(id).unwrap().ru(g)));
+                out.insert(format!(
+                    "{name}, у формы сообщения: В обсуждении сегодня: {}.",
+                    Talk::parse(id).unwrap().ru(g)
+                ));
             }
         }
         let who = Who::new(name, &sp[k]);

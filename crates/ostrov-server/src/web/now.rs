@@ -109,10 +109,11 @@ pub fn now(game: &GameView, forms: &[OrderForm]) -> Option<Now> {
         .filter_map(|f| f.current.as_ref().map(|c| InForce { act: f.act, title: f.title.clone(), current: c.clone() }))
         .collect();
     let role = Role::parse(you.role.id).map(|r| RuleLine { anchor: format!("role-{}", r.id()), text: role_text(r) });
-    let item = you.item.as_ref().and_then(|i| Item::parse(i.id)).map(|i| RuleLine {
-        anchor: format!("item-{}", i.id()),
-        text: item_text(i),
-    });
+    let item = you
+        .item
+        .as_ref()
+        .and_then(|i| Item::parse(i.id))
+        .map(|i| RuleLine { anchor: format!("item-{}", i.id()), text: item_text(i) });
     Some(Now {
         unsent,
         in_force,
@@ -131,7 +132,11 @@ pub fn summary(live: &GameState, game: &GameView, paper_key: &str) -> Option<Sum
         players.iter().filter(|p| p.death.is_some_and(|d| d.how == how && d.day == day)).collect()
     };
     let (lynched, night, removed) = (of("lynch"), of("night"), of("removed"));
-    Some(Summary { day, lines: summary_lines(&lynched, &night, &removed), paper: format!("/games/{}/papers/{day}/evening{paper_key}", live.id) })
+    Some(Summary {
+        day,
+        lines: summary_lines(&lynched, &night, &removed),
+        paper: format!("/games/{}/papers/{day}/evening{paper_key}", live.id),
+    })
 }
 
 /// The summary's sentences, each agreeing with its player's gender (issue 29, point 2).

@@ -69,9 +69,18 @@ pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, 
     let v = Visitor::of(&st, &h).await?;
     let p = RulesPage {
         c: Chrome::new(&v, "Правила"),
-        roles: Role::ALL.iter().map(|r| Entry { id: format!("role-{}", r.id()), name: r.ru(), text: role_text(*r) }).collect(),
-        items: Item::ALL.iter().map(|i| Entry { id: format!("item-{}", i.id()), name: i.ru(), text: item_text(*i) }).collect(),
-        events: Event::ALL.iter().map(|e| Entry { id: format!("event-{}", e.id()), name: e.ru(), text: e.meaning_ru() }).collect(),
+        roles: Role::ALL
+            .iter()
+            .map(|r| Entry { id: format!("role-{}", r.id()), name: r.ru(), text: role_text(*r) })
+            .collect(),
+        items: Item::ALL
+            .iter()
+            .map(|i| Entry { id: format!("item-{}", i.id()), name: i.ru(), text: item_text(*i) })
+            .collect(),
+        events: Event::ALL
+            .iter()
+            .map(|e| Entry { id: format!("event-{}", e.id()), name: e.ru(), text: e.meaning_ru() })
+            .collect(),
     };
     Ok(page(&v, StatusCode::OK, &p))
 }

@@ -119,8 +119,14 @@ mod tests {
         assert_eq!(left_ru(59).as_deref(), Some("меньше минуты"));
         assert_eq!(left_ru(0), None);
         // 2026-12-02 18:00 UTC is 21:00 in Moscow; at 17:48 that day it is «21:00».
-        assert_eq!(until(1_796_234_400, 1_796_234_400 - 3 * 3600 - 12 * 60, "Europe/Moscow").text, "21:00 по московскому времени");
-        assert_eq!(until(1_796_234_400, 1_796_234_400 - 86400, "Europe/Moscow").text, "2 декабря, 21:00 по московскому времени");
+        assert_eq!(
+            until(1_796_234_400, 1_796_234_400 - 3 * 3600 - 12 * 60, "Europe/Moscow").text,
+            "21:00 по московскому времени"
+        );
+        assert_eq!(
+            until(1_796_234_400, 1_796_234_400 - 86400, "Europe/Moscow").text,
+            "2 декабря, 21:00 по московскому времени"
+        );
         // 2026-12-02 18:00 UTC is 21:00 in Moscow.
         let w = when(1_796_234_400, "Europe/Moscow");
         assert_eq!(w.text, "2 декабря, 21:00 по московскому времени");

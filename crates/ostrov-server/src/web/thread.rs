@@ -268,18 +268,16 @@ pub fn thread_view(live: &GameState, v: &Visitor, room: Room, error: Option<&str
         None
     };
     let speech_note = match (seat, m) {
-        (Some(p), Some(m)) if room == Room::Thread && !over => {
-            match m.speech(p) {
-                ostrov_engine::Speech::Free => None,
-                ostrov_engine::Speech::Dead => {
-                    Some("Вы выбыли из игры: в обсуждении можно писать только тематический флуд.".to_string())
-                }
-                s => Some(format!(
-                    "В обсуждении сегодня: {}. Можно писать только тематический флуд, без споров, обвинений и алиби.",
-                    s.ru(m.state().who(p).gender())
-                )),
+        (Some(p), Some(m)) if room == Room::Thread && !over => match m.speech(p) {
+            ostrov_engine::Speech::Free => None,
+            ostrov_engine::Speech::Dead => {
+                Some("Вы выбыли из игры: в обсуждении можно писать только тематический флуд.".to_string())
             }
-        }
+            s => Some(format!(
+                "В обсуждении сегодня: {}. Можно писать только тематический флуд, без споров, обвинений и алиби.",
+                s.ru(m.state().who(p).gender())
+            )),
+        },
         _ => None,
     };
     ThreadView {
