@@ -138,6 +138,23 @@ fn what_to_do_now_without_javascript() {
     assert!(card.contains("Всё нужное на сегодня отправлено"), "{card}");
 }
 
+/// Issue 30, point 10: the create form says which roles «Рекомендуемый расклад» deals for
+/// the number of seats.
+#[test]
+fn the_create_form_names_the_recommended_deal() {
+    let server = Server::start();
+    let mut host = Browser::signed_up(server.addr, "Смотритель");
+    let page = host.get("/new").body;
+    assert!(page.contains("Расклад на "), "{page}");
+    let hint =
+        host.get("/new/balance?slots=8&setup=recommended&tz=Europe/Moscow&open=22:00&midday=13:00&deadline=21:00");
+    assert!(hint.body.contains("Расклад на 8 игроков: ") && hint.body.contains("Оборотень — "), "{}", hint.body);
+    let custom = host.get(
+        "/new/balance?slots=8&setup=custom&role_werewolf=1&tz=Europe/Moscow&open=22:00&midday=13:00&deadline=21:00",
+    );
+    assert!(!custom.body.contains("Расклад на"), "{}", custom.body);
+}
+
 /// Issue 30, point 10: a vote sent with nobody chosen gets a sentence saying what to
 /// choose, next to its form, never «Неверный приказ: приказ (by = …)».
 #[test]

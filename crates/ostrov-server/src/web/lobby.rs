@@ -162,6 +162,26 @@ pub struct Hint {
     pub text: Option<String>,
     pub detail: Option<String>,
     pub error: Option<String>,
+    /// With «Рекомендуемый расклад»: the roles it deals for the number of seats (issue 30,
+    /// point 10), «Оборотень — 1, Ясновидящий — 1, …, Пассажир — 3».
+    pub deal: Option<String>,
+}
+
+/// The roles the recommended setup deals for the form's number of seats, if it has one.
+fn recommended_deal(f: &CreateForm) -> Option<String> {
+    if f.setup == "custom" {
+        return None;
+    }
+    let n: usize = f.slots.trim().parse().ok()?;
+    let roles = ostrov_engine::Roster::recommended(n).ok()?.roles(n).ok()?;
+    let counts: Vec<String> = Role::ALL
+        .iter()
+        .filter_map(|r| {
+            let k = roles.iter().filter(|x| *x == r).count();
+            (k > 0).then(|| format!("{} — {k}", r.ru()))
+        })
+        .collect();
+    Some(format!("Расклад на {}: {}.", super::text::players_ru(n), counts.join(", ")))
 }
 
 fn role_fields(f: &CreateForm) -> Vec<RoleField> {
@@ -325,12 +345,19 @@ fn hint_of(s: &ostrov_bots::Summary) -> Hint {
         text: Some(format!("Мирные выигрывают {}% ± {margin}%", pct(&s.civilians))),
         detail: Some(detail),
         error: None,
+        deal: None,
     }
 }
 
 /// The hint for the settings of `f`, for the account `user`: the estimate's text, the
 /// form's first error, or the refusal (a full cap) with its status.
 async fn hint_for<S: Store>(st: &AppState<S>, user: i64, f: &CreateForm) -> (StatusCode, Hint) {
+    let (status, mut hint) = estimate_hint(st, user, f).await;
+    hint.deal = recommended_deal(f);
+    (status, hint)
+}
+
+async fn estimate_hint<S: Store>(st: &AppState<S>, user: i64, f: &CreateForm) -> (StatusCode, Hint) {
     let config = match to_estimate(f) {
         Ok(c) => c,
         Err(e) => return (StatusCode::OK, Hint { error: e.into_values().next(), ..Hint::default() }),
