@@ -276,4 +276,19 @@ item = "none"
         assert_eq!(unsent(&m, borya), [Duty::Megaphone]);
         assert_eq!(Duty::Night.ru(), "ночной ход");
     }
+
+    /// O-DAY-2: a penalised seat's vote will not count: it is not listed as unsent, and
+    /// `vote_blocked` says why; a shocked seat likewise.
+    #[test]
+    fn a_blocked_vote_is_not_missing() {
+        let (mut m, [anya, borya, vika, gosha]) = open(Event::Exchange);
+        assert_eq!(m.vote_blocked(vika), None);
+        m.submit(&Order::host(Command::Penalty { target: vika, reason: None })).unwrap();
+        assert_eq!(m.vote_blocked(vika), Some(crate::Blocked::Penalty));
+        assert_eq!(m.unsent(vika, &m.legal_orders(vika)), []);
+        m.submit(&Order::new(anya, Command::Use { item: None, target: gosha })).unwrap();
+        assert_eq!(m.vote_blocked(gosha), Some(crate::Blocked::Shocked));
+        assert_eq!(m.unsent(gosha, &m.legal_orders(gosha)), []);
+        assert_eq!(m.vote_blocked(borya), None);
+    }
 }
