@@ -122,7 +122,7 @@ pub use side::Side;
 pub use sight::{Sight, Viewer};
 pub use skeleton::{clean_line, clean_name, is_invisible, skeleton, NameProblem, MAX_NAME_CHARS};
 pub use speech::{Silence, Speech};
-pub use standing::Standing;
+pub use standing::{Duty, Standing};
 pub use state::State;
 pub use step::Step;
 pub use win::{winner, Winner};

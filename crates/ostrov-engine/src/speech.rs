@@ -101,6 +101,26 @@ impl Match {
         Speech::Free
     }
 
+    /// Why `p`'s vote will not count today, if it will not (R-VOTE-2, step 2): assaulted
+    /// by the maniac last night, penalised by the host, or shocked today (items work:
+    /// not on a Magnetic storm). The vote is still taken when sent; the page says it is
+    /// void instead of offering it. `None` when no day is open or `p` is out of the game.
+    pub fn vote_blocked(&self, p: PlayerId) -> Option<crate::Blocked> {
+        let t = self.today()?;
+        let st = &self.state;
+        if !st.alive(p) {
+            return None;
+        }
+        if st.assaulted.get(p.index()).copied().unwrap_or(false) {
+            return Some(crate::Blocked::Assaulted);
+        }
+        if t.sent.get(p.index()).is_some_and(|s| s.penalty) {
+            return Some(crate::Blocked::Penalty);
+        }
+        let shocked = t.uses.iter().any(|u| u.item == Item::Shocker && u.target == p);
+        (shocked && t.event != Some(Event::MagneticStorm)).then_some(crate::Blocked::Shocked)
+    }
+
     /// The banned words of a post on a Palms bloom day (R-PALMS-1), as written; empty on
     /// any other day or when no day is open.
     pub fn banned_words<'a>(&self, text: &'a str) -> Vec<&'a str> {

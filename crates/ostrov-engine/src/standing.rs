@@ -1,10 +1,13 @@
 //! The orders of a seat in force on the open day (R-ORDER-1), as the engine keeps them.
 
+use crate::act::Act;
 use crate::day::NightOrder;
 use crate::item::Item;
+use crate::legal::LegalOrder;
 use crate::order::{Command, Targets};
 use crate::play::Match;
 use crate::player::PlayerId;
+use crate::role::Role;
 
 /// The orders of one seat in force on the open day (see [`Match::standing_orders`]).
 ///
@@ -88,6 +91,78 @@ impl Match {
             pair: t.pair.filter(|_| t.chosen == Some(p)),
             question: t.question.as_ref().filter(|(by, _)| *by == p).map(|(_, q)| q.clone()),
             uses: t.uses.iter().filter(|u| u.by == p).map(|u| (u.item, u.target)).collect(),
+        }
+    }
+
+    /// What seat `p` is still expected to send today, of what it may send now (`legal`:
+    /// [`Match::legal_orders`], or the server's afternoon list): its vote (R-VOTE-1) and its
+    /// megaphone's vote (R-ITEM-5) unless its vote is blocked ([`Match::vote_blocked`]), and
+    /// the night order of a role that has one each night
+    /// (RULES.md §1: the seer, the nurse, the sleepwalker, the maniac, the hamster, a
+    /// werewolf and a turned halfblood — the pack's kill counts as sent when any of the
+    /// pack sent one, R-WOLF-1). Once-per-game acts (the witch, the authority) and the
+    /// events' optional orders are never missing. Empty when nothing is open.
+    pub fn unsent(&self, p: PlayerId, legal: &[LegalOrder]) -> Vec<Duty> {
+        let can = |a: Act| legal.iter().any(|l| l.act == a);
+        let s = self.standing_orders(p);
+        let mut out = Vec::new();
+        // A blocked vote counts for nothing, nor does the megaphone's (R-ITEM-5).
+        let votes = self.vote_blocked(p).is_none();
+        if votes && can(Act::Vote) && s.vote.is_none() {
+            out.push(Duty::Vote);
+        }
+        if votes && can(Act::Megaphone) && s.megaphone.is_none() {
+            out.push(Duty::Megaphone);
+        }
+        let pl = self.state.player(p);
+        let (nightly, sent) = match pl.role {
+            Role::Seer => (can(Act::Check), s.night.is_some()),
+            Role::Nurse => (can(Act::Heal), s.night.is_some()),
+            Role::Sleepwalker => (can(Act::Swap) || can(Act::Recharge), s.night.is_some()),
+            Role::Maniac => (can(Act::Assault), s.night.is_some()),
+            Role::Hamster => (can(Act::Kill), s.night.is_some()),
+            Role::Werewolf | Role::Halfblood if pl.role == Role::Werewolf || pl.turned => (
+                can(Act::Kill),
+                self.pack(p).into_iter().any(|q| {
+                    let pq = self.state.player(q);
+                    pq.alive
+                        && (pq.role == Role::Werewolf || pq.turned)
+                        && matches!(self.standing_orders(q).night, Some(NightOrder::Kill(_)))
+                }),
+            ),
+            _ => (false, true),
+        };
+        if nightly && !sent {
+            out.push(Duty::Night);
+        }
+        out
+    }
+}
+
+/// An order a seat is expected to send today and has not (see [`Match::unsent`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Duty {
+    Vote,
+    Megaphone,
+    Night,
+}
+
+impl Duty {
+    /// The duty's id: `vote`, `megaphone`, `night`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Duty::Vote => "vote",
+            Duty::Megaphone => "megaphone",
+            Duty::Night => "night",
+        }
+    }
+
+    /// In Russian, as «не отправлено: голос, ночной ход» lists it.
+    pub const fn ru(self) -> &'static str {
+        match self {
+            Duty::Vote => "голос",
+            Duty::Megaphone => "голос рупора",
+            Duty::Night => "ночной ход",
         }
     }
 }
@@ -183,5 +258,37 @@ item = "none"
         m.submit(&Order::new(anya, Command::Ask("Боря оборотень?".into()))).unwrap();
         assert_eq!(m.standing_orders(anya).question.as_deref(), Some("Боря оборотень?"));
         assert_eq!(m.standing_orders(borya).question, None);
+    }
+
+    /// What a seat has not sent today: the vote, the megaphone's vote and a nightly
+    /// role's night order; a passenger owes no night order.
+    #[test]
+    fn what_a_seat_has_not_sent() {
+        let (mut m, [anya, borya, vika, _]) = open(Event::Exchange);
+        let unsent = |m: &Match, p| m.unsent(p, &m.legal_orders(p));
+        assert_eq!(unsent(&m, anya), [Duty::Vote, Duty::Night]);
+        assert_eq!(unsent(&m, borya), [Duty::Vote, Duty::Megaphone, Duty::Night]);
+        assert_eq!(unsent(&m, vika), [Duty::Vote]);
+        m.submit(&Order::new(anya, Command::Kill(Targets::one(vika)))).unwrap();
+        m.submit(&Order::new(borya, Command::Vote(Targets::one(anya)))).unwrap();
+        m.submit(&Order::new(borya, Command::Check(anya))).unwrap();
+        assert_eq!(unsent(&m, anya), [Duty::Vote]);
+        assert_eq!(unsent(&m, borya), [Duty::Megaphone]);
+        assert_eq!(Duty::Night.ru(), "ночной ход");
+    }
+
+    /// O-DAY-2: a penalised seat's vote will not count: it is not listed as unsent, and
+    /// `vote_blocked` says why; a shocked seat likewise.
+    #[test]
+    fn a_blocked_vote_is_not_missing() {
+        let (mut m, [anya, borya, vika, gosha]) = open(Event::Exchange);
+        assert_eq!(m.vote_blocked(vika), None);
+        m.submit(&Order::host(Command::Penalty { target: vika, reason: None })).unwrap();
+        assert_eq!(m.vote_blocked(vika), Some(crate::Blocked::Penalty));
+        assert_eq!(m.unsent(vika, &m.legal_orders(vika)), []);
+        m.submit(&Order::new(anya, Command::Use { item: None, target: gosha })).unwrap();
+        assert_eq!(m.vote_blocked(gosha), Some(crate::Blocked::Shocked));
+        assert_eq!(m.unsent(gosha, &m.legal_orders(gosha)), []);
+        assert_eq!(m.vote_blocked(borya), None);
     }
 }

@@ -175,12 +175,27 @@ const MONTHS: [&str; 12] = [
 /// zone's IANA name in brackets for another zone.
 pub fn moment_ru(ts: Timestamp, zone: &TimeZone) -> String {
     let z = ts.to_zoned(zone.clone());
-    let words = match zone.iana_name() {
+    format!("{} {}", date_and_time(&z), zone_ru(zone))
+}
+
+/// The zone as the pages name it: «по московскому времени», «(Asia/Yekaterinburg)».
+pub fn zone_ru(zone: &TimeZone) -> String {
+    match zone.iana_name() {
         Some("Europe/Moscow") => "по московскому времени".to_string(),
         Some(other) => format!("({other})"),
         None => "(UTC)".to_string(),
-    };
-    format!("{} {words}", date_and_time(&z))
+    }
+}
+
+/// `ts` as a deadline is named from `now`: «21:00 по московскому времени» on the same
+/// date, else «2 декабря, 21:00 по московскому времени».
+pub fn until_ru(ts: Timestamp, now: Timestamp, zone: &TimeZone) -> String {
+    let (z, n) = (ts.to_zoned(zone.clone()), now.to_zoned(zone.clone()));
+    if z.date() == n.date() {
+        format!("{:02}:{:02} {}", z.hour(), z.minute(), zone_ru(zone))
+    } else {
+        moment_ru(ts, zone)
+    }
 }
 
 /// «2 декабря, 21:00»: the date and the time of `z`, in its own zone.

@@ -149,6 +149,14 @@ pub struct YouView {
     pub pack: Vec<String>,
     /// The player's orders in force on the open day.
     pub orders: Vec<OrderEntry>,
+    /// What the player is still expected to send today and has not (`vote`, `megaphone`,
+    /// `night`: [`Match::unsent`] of what the player may send now); empty when no day is
+    /// open.
+    pub unsent: Vec<&'static str>,
+    /// Why the player's vote will not count today (`assaulted`, `penalty`, `shocked`:
+    /// [`Match::vote_blocked`]); absent when it will.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vote_blocked: Option<&'static str>,
     /// Why the forms of the player's profile were left out of this game (issue 28, point 6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forms_dropped: Option<String>,
@@ -240,6 +248,14 @@ impl GameView {
         }
         self.invite = Some(invite);
         self
+    }
+}
+
+fn blocked_id(b: ostrov_engine::Blocked) -> &'static str {
+    match b {
+        ostrov_engine::Blocked::Assaulted => "assaulted",
+        ostrov_engine::Blocked::Penalty => "penalty",
+        ostrov_engine::Blocked::Shocked => "shocked",
     }
 }
 
@@ -340,6 +356,13 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
             item: ItemView::of(m, p),
             pack: sight.pack().iter().map(|q| m.state().name(*q).to_string()).collect(),
             orders: orders_of(live, Some(&pl.name)),
+            unsent: match live.open_day() {
+                Some(_) if live.status == Status::Running => {
+                    m.unsent(p, &live.legal_orders(p, now)).iter().map(|d| d.id()).collect()
+                }
+                _ => Vec::new(),
+            },
+            vote_blocked: m.vote_blocked(p).map(blocked_id),
             forms_dropped: forms_dropped(live, p),
             gender: m.state().who(p).gender(),
             speech: m.speech(p),

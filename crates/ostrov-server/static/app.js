@@ -28,23 +28,91 @@
     });
   }
 
-  // Refetch every live fragment of the page (the thread, the pack's chat).
+  // Refetch every live fragment of the page (the thread, the pack's chat) and merge it in
+  // place (issue 30, point 13): the list keeps its one aria-live region and gains only the
+  // new posts (a changed post, a flag, is updated where it stands); the forms, their
+  // controls, what is typed in them and the focus stay as they are.
   function refresh() {
     document.querySelectorAll("[data-fragment]").forEach(function (el) {
-      var active = document.activeElement;
-      if (active && el.contains(active) && active.tagName === "TEXTAREA" && active.value) {
-        // Keep what the reader is typing: only the list of posts is replaced.
-        fetch(el.dataset.fragment, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
+      fetch(el.dataset.fragment, { credentials: "same-origin", headers: { "HX-Request": "true" } })
+        .then(function (r) { return r.ok ? r.text() : ""; })
+        .then(function (html) {
+          if (!html) { return; }
           var box = document.createElement("div");
           box.innerHTML = html;
-          var fresh = box.querySelector(".posts");
-          var old = el.querySelector(".posts");
-          if (fresh && old) { old.replaceWith(fresh); }
+          var fresh = box.querySelector("[data-fragment]");
+          if (fresh) { merge(el, fresh); }
         });
-        return;
-      }
-      if (window.htmx) { window.htmx.ajax("GET", el.dataset.fragment, { target: el, swap: "outerHTML" }); }
     });
+  }
+
+  function merge(el, fresh) {
+    var old = el.querySelector(".posts");
+    var neu = fresh.querySelector(".posts");
+    if (old && neu) {
+      var added = false;
+      Array.prototype.forEach.call(neu.children, function (li) {
+        if (!li.id) { return; }
+        var cur = document.getElementById(li.id);
+        if (!cur) {
+          old.appendChild(li.cloneNode(true));
+          added = true;
+        } else if (cur.innerHTML !== li.innerHTML || cur.className !== li.className) {
+          if (cur.contains(document.activeElement)) { cur.className = li.className; return; }
+          cur.className = li.className;
+          cur.innerHTML = li.innerHTML;
+        }
+      });
+      if (added) {
+        Array.prototype.forEach.call(old.querySelectorAll("li:not([id])"), function (x) { x.remove(); });
+      }
+    }
+    // The day and page links and the counts beside them: replaced whole (no focus there
+    // is lost unless it was on a link that changed).
+    ["nav.days", "nav.pages"].forEach(function (sel) {
+      var a = el.querySelector(sel), b = fresh.querySelector(sel);
+      if (a && b && a.innerHTML !== b.innerHTML && !a.contains(document.activeElement)) { a.replaceWith(b); }
+      else if (!a && b) { var h = el.querySelector("h2"); if (h) { h.after(b); } }
+    });
+    localTimes(el);
+  }
+
+  // The countdown of the game page ticks (the server wrote it right at load), counted from
+  // the server's time of the page plus the time since, not from the reader's clock.
+  function tick() {
+    document.querySelectorAll("[data-until]").forEach(function (s) {
+      if (!s.dataset.loaded) { s.dataset.loaded = String(Date.now()); }
+      var elapsed = (Date.now() - parseInt(s.dataset.loaded, 10)) / 1000;
+      var left = parseInt(s.dataset.until, 10) - parseInt(s.dataset.now, 10) - elapsed;
+      s.textContent = leftText(left);
+    });
+  }
+
+  // As the server words it (web/text.rs, left_ru): «3 ч 12 мин», «2 дн. 3 ч».
+  function leftText(secs) {
+    if (secs <= 0) { return "0 мин"; }
+    if (secs < 60) { return "меньше минуты"; }
+    var mins = Math.floor(secs / 60);
+    var d = Math.floor(mins / 1440), h = Math.floor(mins / 60) % 24, m = mins % 60;
+    var parts = [];
+    if (d > 0) { parts.push(d + " дн."); }
+    if (h > 0) { parts.push(h + " ч"); }
+    if (m > 0 && d === 0) { parts.push(m + " мин"); }
+    return parts.join(" ");
+  }
+
+  // After a form post or a boosted link (issue 30, point 13): focus the confirmation, or
+  // the first refusal, or the page's heading, instead of leaving it on <body>.
+  function focusAfterSwap() {
+    var t = document.querySelector("[data-focus]") || document.querySelector("main .error[role=alert]");
+    if (t) {
+      var field = t.id ? document.querySelector("[aria-describedby~='" + t.id + "']") : null;
+      if (field && !t.dataset.focus) { t = field; }
+    } else {
+      t = document.querySelector("main h1");
+      if (t && !t.hasAttribute("tabindex")) { t.setAttribute("tabindex", "-1"); }
+    }
+    if (t) { t.focus({ preventScroll: false }); if (t.scrollIntoView) { t.scrollIntoView({ block: "center" }); } }
   }
 
   function live(root) {
@@ -118,6 +186,14 @@
     notifyButton(root);
   }
 
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("DOMContentLoaded", function () {
+    init(document);
+    tick();
+    setInterval(tick, 20000);
+    if (document.querySelector("[data-focus]")) { focusAfterSwap(); }
+  });
   document.addEventListener("htmx:load", function (e) { init(e.target || document); });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (e.detail && e.detail.boosted) { tick(); focusAfterSwap(); }
+  });
 })();

@@ -214,6 +214,43 @@ impl Driver {
         self.wait_for("Мои игры");
     }
 
+    /// Runs the vendored axe-core (tests/vendor/axe.min.js) on the page as it stands: each
+    /// violation, with the page's name, is added to `found` (the test fails on any at its
+    /// end, listing them all).
+    fn axe(&self, what: &str, found: &mut Vec<String>) {
+        let loaded = self.script("return typeof window.axe === 'object';");
+        if loaded != json!(true) {
+            self.script(&format!("{}\n;return 0;", include_str!("vendor/axe.min.js")));
+        }
+        let js = "var done = arguments[arguments.length - 1];\
+            axe.run(document, {resultTypes: ['violations']}).then(function (r) {\
+              done(r.violations.map(function (v) { return v.id + ' (' + v.impact + '): ' +\
+                v.nodes.slice(0, 3).map(function (n) { return n.target.join(' ') + ' — ' + (n.failureSummary || '').replace(/\\s+/g, ' '); }).join(' | '); }));\
+            }).catch(function (e) { done(['axe failed: ' + e]); });";
+        let v = self.call("POST", "/execute/async", Some(json!({"script": js, "args": []})));
+        for x in v.as_array().cloned().unwrap_or_default() {
+            eprintln!("axe-core, {what}: {}", x.as_str().unwrap_or_default());
+            found.push(format!("{what}: {}", x.as_str().unwrap_or_default()));
+        }
+    }
+
+    /// The controls of the page under 44 px high (buttons, fields, menus, the header's
+    /// links, folds), at the window's width, added to `found`; links inside a sentence are
+    /// not targets of their own (WCAG 2.5.8's inline exception).
+    fn small_targets(&self, what: &str, found: &mut Vec<String>) {
+        let v = self.script(
+            "var out = [];\
+             document.querySelectorAll('button, select, textarea, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), summary, header a, nav a').forEach(function (e) {\
+               var r = e.getBoundingClientRect();\
+               if (r.width > 0 && r.height > 0 && r.height < 44) { out.push((e.id ? '#' + e.id : e.tagName) + ' «' + (e.textContent || e.name || '').trim().slice(0, 30) + '» ' + Math.round(r.height) + ' px'); }\
+             });\
+             return out;",
+        );
+        for x in v.as_array().cloned().unwrap_or_default() {
+            found.push(format!("{what}: {}", x.as_str().unwrap_or_default()));
+        }
+    }
+
     fn select(&self, form: &str, field: &str, value: &str) {
         self.click(&format!("{form} select[name={field}] option[value=\"{value}\"]"));
     }
@@ -250,11 +287,23 @@ fn a_day_in_a_real_browser() {
     };
     let server = Server::start();
     let d = Driver::start(&chromedriver, &browser, format!("http://{}", server.addr));
+    // Every accessibility violation axe-core finds on a page visited (issue 30), and every
+    // control under 44 px on the game pages at 360 px: all listed at the end.
+    let mut axe = Vec::new();
+    let mut small = Vec::new();
+    d.go("/login");
+    d.wait_for("Вход");
+    d.axe("вход", &mut axe);
+    d.go("/rules");
+    d.wait_for("id=\"role-werewolf\"");
+    d.axe("правила", &mut axe);
 
     // The host signs up and creates a game; the balance hint is shown and follows the form.
     d.sign_up("Смотритель");
+    d.axe("мои игры", &mut axe);
     d.go("/new");
     d.wait_for("Мирные выигрывают");
+    d.axe("создание игры", &mut axe);
     d.fill("#title", "Остров страха, тест");
     d.fill("#slots", "6");
     d.click("#setup-custom");
@@ -267,6 +316,7 @@ fn a_day_in_a_real_browser() {
     assert!(page.contains("партий ботов"), "{page}");
     d.click("form#create > p > button[type=submit]");
     let page = d.wait_for("Ссылка-приглашение");
+    d.axe("набор (ведущий)", &mut axe);
     let game = d.url().trim_start_matches(&format!("http://{}", server.addr)).to_string();
     let invite = page.split("href=\"/join/").nth(1).unwrap().split('"').next().unwrap().to_string();
 
@@ -275,6 +325,10 @@ fn a_day_in_a_real_browser() {
         d.call("DELETE", "/cookie", None);
         d.sign_up(n);
         d.go(&format!("/join/{invite}"));
+        if n == NAMES[0] {
+            d.wait_for("Присоединиться");
+            d.axe("приглашение", &mut axe);
+        }
         d.click("main button[type=submit]");
         d.wait_for("Набор:");
     }
@@ -306,9 +360,37 @@ fn a_day_in_a_real_browser() {
     for (i, n) in NAMES.iter().enumerate() {
         d.log_in(n);
         d.go(&game);
+        if i == wolf {
+            // What to do now: the countdown (the server's text, ticked by the script from
+            // the server's clock), what is not sent; the page at 360 px.
+            let s = d.wait_for("что сделать сейчас");
+            // (The script adds the reader's own zone after the <time> when it differs.)
+            assert!(
+                s.contains("21:00 по московскому времени</time>") && s.contains("осталось <span class=\"left\""),
+                "{s}"
+            );
+            assert!(s.contains("Не отправлено: голос, ночной ход."), "{s}");
+            let left = d.script("return document.querySelector('[data-until]').textContent;");
+            assert!(
+                left == json!("11 ч") || left == json!("10 ч 59 мин"),
+                "the countdown ticks from the server's time: {left}"
+            );
+            d.width(360);
+            d.axe("страница игрока, 360 px", &mut axe);
+            d.small_targets("страница игрока, 360 px", &mut small);
+            d.width(1280);
+        }
         d.select("#order-vote", "target", NAMES[victim]);
         d.click("#order-vote button");
         d.wait_for(&format!("Сейчас: {}", NAMES[victim]));
+        // The accepted order is confirmed where the focus goes (issue 30, point 13).
+        let s = d.wait_for(&format!("Голос принят: {}", NAMES[victim]));
+        assert!(s.contains("role=\"status\""), "{s}");
+        assert_eq!(
+            d.script("return document.activeElement && document.activeElement.id;"),
+            json!("confirm"),
+            "{n}: focus on the confirmation"
+        );
         let night = if i == wolf {
             Some(("kill", NAMES[passengers[1]]))
         } else if i == seer {
@@ -331,6 +413,12 @@ fn a_day_in_a_real_browser() {
     d.fill("#text-thread", "Это не я, клянусь");
     d.click("#thread .post-form button");
     let s = d.wait_for("<mark>я</mark>");
+    d.wait_for("Сообщение отправлено.");
+    assert_eq!(
+        d.script("return document.activeElement && document.activeElement.id;"),
+        json!("confirm"),
+        "after a post the focus is on its confirmation, by the post box"
+    );
     // Two banned words, «не» and «я» (issue 29, point 2).
     assert!(s.contains("«Пальмы цветут»: запрещённые слова"));
     // A second viewer's page is updated live: another player posts from elsewhere (a plain
@@ -343,6 +431,16 @@ fn a_day_in_a_real_browser() {
     assert_eq!(r.status, 303, "{}", r.body);
     d.wait_for("Подозрение падает на соседа");
     assert_eq!(d.url(), url, "the same page");
+    // The live update added the post to the one live region, and kept the post box (what
+    // is typed in it, and the focus on «Отправить»).
+    d.fill("#text-thread", "черновик");
+    d.script("document.getElementById('send-thread').focus(); return 0;");
+    let r = other.submit(&game, &format!("{game}/thread"), &[("room", "thread"), ("text", "Ещё одно сообщение")]);
+    assert_eq!(r.status, 303, "{}", r.body);
+    d.wait_for("Ещё одно сообщение");
+    assert_eq!(d.script("return document.activeElement && document.activeElement.id;"), json!("send-thread"));
+    assert_eq!(d.script("return document.getElementById('text-thread').value;"), json!("черновик"));
+    assert_eq!(d.script("return document.querySelectorAll('#thread [aria-live]').length;"), json!(1));
     assert_eq!(d.script("return window.__not_reloaded === true;"), json!(true), "updated live, not reloaded");
     d.shoot("player", 1280);
     d.shoot("player", 360);
@@ -374,11 +472,18 @@ fn a_day_in_a_real_browser() {
     d.shoot("host-confirm", 360);
     d.click("form button.danger");
     d.wait_for("Пошаговый разбор итогов дня 1");
+    d.axe("страница ведущего", &mut axe);
     d.shoot("host", 1280);
     d.shoot("host", 360);
     d.go(&format!("{game}/papers/1/evening"));
     let s = d.wait_for("Голоса дня");
     assert!(s.contains(NAMES[victim]) && s.contains("— линч"), "{s}");
+    d.axe("газета", &mut axe);
+    // The chart's labels stay readable on a phone (issue 30, point 11).
+    d.width(360);
+    let px = d.script("return Math.min.apply(null, Array.prototype.map.call(document.querySelectorAll('svg.chart text'), function (t) { return t.getBoundingClientRect().height; }));");
+    assert!(px.as_f64().unwrap_or(0.0) >= 12.0, "chart labels at 360 px: {px}");
+    d.width(1280);
     d.shoot("newspaper", 1280);
     d.shoot("newspaper", 360);
 
@@ -390,4 +495,12 @@ fn a_day_in_a_real_browser() {
     let s = d.wait_for("Привет с того света");
     let post = s.split("Привет с того света").next().unwrap().rsplit("<li id=\"post-").next().unwrap();
     assert!(post.contains("speaker-dead") && post.contains(support::dead_mark(NAMES[victim])), "{post}");
+    // The summary of the day at the top of the page; the page at 360 px.
+    assert!(s.contains("Итоги дня 1"), "{s}");
+    d.width(360);
+    d.axe("страница игрока после итогов, 360 px", &mut axe);
+    d.small_targets("страница игрока после итогов, 360 px", &mut small);
+    d.shoot("player-after", 360);
+    assert!(axe.is_empty(), "axe-core found:\n{}", axe.join("\n"));
+    assert!(small.is_empty(), "tap targets under 44 px:\n{}", small.join("\n"));
 }

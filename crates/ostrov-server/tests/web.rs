@@ -99,7 +99,7 @@ fn a_day_played_from_the_pages_with_javascript_off() {
     // a plain form post, answered by a redirect back to the form).
     for (b, name) in t.players.iter_mut().zip(NAMES) {
         let r = b.submit(&game, &format!("{game}/order"), &[("act", "vote"), ("target", NAMES[victim])]);
-        assert_eq!((r.status, location(&r)), (303, format!("{game}#order-vote")), "{}", r.body);
+        assert_eq!((r.status, location(&r)), (303, format!("{game}?done=order-vote#confirm")), "{}", r.body);
         let page = b.get(&game).body;
         assert!(page.contains(&format!("Сейчас: {}", NAMES[victim])), "{name}'s current vote shown");
     }

@@ -55,6 +55,35 @@ fn short(field: &str, s: &Option<String>, max: usize) -> Result<(), ApiError> {
     }
 }
 
+/// An order that names too few players (or an empty question) as a sentence saying what
+/// to choose (issue 30, point 10), instead of the game file's «Неверный приказ: …».
+fn missing_choice(b: &OrderRequest) -> Option<&'static str> {
+    use ostrov_engine::Act;
+    let names = b.target.iter().count() + b.targets.as_ref().map_or(0, Vec::len);
+    let act = Act::parse(b.act.trim())?;
+    let need = match act {
+        Act::Cancel | Act::Light | Act::Bunker => return None,
+        Act::Ask => return b.text.as_deref().is_none_or(|t| t.trim().is_empty()).then_some("Напишите вопрос Духу."),
+        Act::Authority if b.from.is_none() || b.target.is_none() => {
+            return Some("Выберите, чей голос забрать и кому его отдать.")
+        }
+        Act::Swap if names < 2 => return Some("Выберите двух разных игроков, чьи вещи поменять местами."),
+        Act::Vote => "Выберите, против кого вы голосуете.",
+        Act::Megaphone => "Выберите, против кого отдать голос рупора.",
+        Act::Sentence => "Выберите, кого приговорить.",
+        Act::Kill => "Выберите, на кого напасть.",
+        Act::Check => "Выберите, кого проверить.",
+        Act::Heal => "Выберите, кого лечить.",
+        Act::Recharge => "Выберите, чью вещь перезарядить.",
+        Act::Assault => "Выберите, кого навестить.",
+        Act::Use => "Выберите, на кого применить вещь.",
+        Act::Exchange => "Выберите, с кем поменяться вещами.",
+        Act::Pair => "Выберите, кого взять в пару.",
+        _ => "Выберите игрока.",
+    };
+    (names == 0).then_some(need)
+}
+
 /// An accepted order: as stored in the game file (`None` for a resend whose first entry
 /// no longer reads as an order), and whether it was a resend of a request already stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +122,9 @@ pub async fn send_order<S: Store>(
     let me = live.members[seat.index()].name.clone();
     if b.by.as_deref().is_some_and(|by| fold_name(by) != fold_name(&me)) {
         return Err(ApiError::Conflict("not_yours", "Можно отдавать приказы только за себя.".into()));
+    }
+    if let Some(m) = missing_choice(&b) {
+        return Err(ApiError::Invalid("bad_order", m.to_string()));
     }
     if let Some((r, seq)) =
         rid.as_ref().and_then(|r| crate::commit::already_stored(&slot, r).transpose().map(|s| (r, s)))

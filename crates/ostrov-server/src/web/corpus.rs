@@ -139,7 +139,7 @@ fn game_lines(g: &Game, out: &mut BTreeSet<String>) {
 
 /// The page texts and the order forms for players of the cast.
 fn page_lines(c: &Cast, sp: &[Speech], out: &mut BTreeSet<String>) {
-    use super::text::{countdown, death_ru, seats_ru};
+    use super::text::{death_ru, left_ru, seats_ru};
     for (k, name) in c.names.iter().enumerate().take(3) {
         let g = sp[k].gender;
         for how in ["lynch", "night", "removed"] {
@@ -147,6 +147,13 @@ fn page_lines(c: &Cast, sp: &[Speech], out: &mut BTreeSet<String>) {
         }
         for id in ["dead", "thorn", "shocked", "assaulted"] {
             out.insert(format!("{name}: {}", Talk::parse(id).unwrap().ru(g)));
+            // The note by the post box of a player who speaks like the dead (issue 30).
+            if id != "dead" {
+                out.insert(format!(
+                    "{name}, у формы сообщения: В обсуждении сегодня: {}.",
+                    Talk::parse(id).unwrap().ru(g)
+                ));
+            }
         }
         let who = Who::new(name, &sp[k]);
         out.insert(format!(
@@ -164,13 +171,23 @@ fn page_lines(c: &Cast, sp: &[Speech], out: &mut BTreeSet<String>) {
     for words in 1..=3 {
         out.insert(super::thread::palms_label(words));
     }
+    // «What to do now» and the confirmations of the game page (issue 30, points 7–13).
+    for (act, title, _) in super::forms::acts() {
+        out.insert(format!("{}: Вика (в 14:21).", super::forms::accepted_ru(act, title)));
+    }
+    out.insert(format!("{}: Вика (в 14:21).", super::forms::accepted_ru("use", "Применить вещь: Шокер")));
+    out.insert(format!("{}: Вика (в 14:21).", super::forms::accepted_ru("kill", "Убийство")));
+    for id in ["assaulted", "shocked", "penalty"] {
+        out.insert(super::now::no_vote_ru(id).to_string());
+    }
+    out.insert(super::now::summary_lines(&[], &[], &[]).join(" "));
     for slots in [3, 7, 12, 21, 22, 25] {
         for joined in [0, 1, 2, 3, 5, 11, 21, 22] {
             out.insert(format!("Набор: {}", seats_ru(joined, slots)));
         }
     }
     for secs in [60, 120, 300, 3600, 7200, 5 * 3600 + 60, 86400 + 3600, 2 * 86400, 21 * 86400] {
-        out.insert(format!("Дедлайн {}", countdown(secs)));
+        out.insert(format!("до 21:00 по московскому времени осталось {}", left_ru(secs).unwrap_or_default()));
     }
     let game = recast(include_str!("../../../../games/sample.toml"), c).expect("the sample takes every cast");
     let m = play(&game, true).unwrap();

@@ -70,6 +70,18 @@ impl OrderForm {
     pub fn text(&self) -> bool {
         self.shape == Shape::Text
     }
+    /// The ids that describe the form's fields: its explanation, the order in force and
+    /// the refusal, when shown (issue 30, point 14).
+    pub fn describedby(&self) -> String {
+        let mut ids = vec![format!("{}-hint", self.act)];
+        if self.current.is_some() {
+            ids.push(format!("{}-current", self.act));
+        }
+        if self.error.is_some() {
+            ids.push(format!("{}-error", self.act));
+        }
+        ids.join(" ")
+    }
     pub fn is(&self, slot: usize, name: &str) -> bool {
         self.selected.get(slot).is_some_and(|s| s == name)
     }
@@ -87,7 +99,7 @@ const ACTS: &[(Act, &str, &str)] = &[
     (Act::Cancel, "Отмена ночи", "Раз за игру: отменить все остальные действия этой ночи."),
     (Act::Swap, "Обмен вещей", "Поменять местами вещи двух игроков этой ночью."),
     (Act::Recharge, "Перезарядка", "Перезарядить использованную вещь игрока."),
-    (Act::Assault, "Маньяк", "Кого вы навещаете этой ночью: завтра у этого игрока не будет ни голоса, ни слова."),
+    (Act::Assault, "Ночной визит", "Кого вы навещаете этой ночью: завтра у этого игрока не будет ни голоса, ни слова."),
     (Act::Use, "Применить вещь", "На кого вы применяете свою вещь."),
     (Act::Bunker, "Бункер", "Попросить новую вещь из резерва (жребий в 13:00)."),
     (Act::Exchange, "Обмен", "С кем вы меняетесь вещами в 13:00."),
@@ -115,6 +127,21 @@ pub(crate) fn form_words(
     }
 }
 
+/// «Голос принят», «Проверка принята», «Лечение принято»: an order taken, its title
+/// agreeing with the verb; a title that is a phrase is quoted («Приказ «Выбери меня!»
+/// принят»).
+pub(crate) fn accepted_ru(act: &str, title: &str) -> String {
+    match act {
+        "vote" | "megaphone" | "sentence" | "authority" | "swap" | "assault" | "bunker" | "exchange" | "light"
+        | "ask" => {
+            format!("{title} принят")
+        }
+        "check" | "cancel" | "recharge" => format!("{title} принята"),
+        "kill" | "heal" => format!("{title} принято"),
+        _ => format!("Приказ «{title}» принят"),
+    }
+}
+
 /// Every form's act, title and explanation (the corpus of the page texts reads them).
 #[cfg(test)]
 pub(crate) fn acts() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
@@ -128,11 +155,17 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
     let legal = live.legal_orders(seat, now);
     let st = m.state();
     let me = st.name(seat).to_string();
+    // A vote that will not count is not offered, nor is the megaphone's (R-ITEM-5): the
+    // page says why instead (issue 30, point 7).
+    let voteless = m.vote_blocked(seat).is_some();
     let names = |ps: &[PlayerId]| -> Vec<String> { ps.iter().map(|q| st.name(*q).to_string()).collect() };
     let sent: &[OrderEntry] = live.file.days.get(day as usize - 1).map_or(&[], |d| &d.orders);
     let mut out = Vec::new();
     for &(act, title, hint) in ACTS {
         let Some(l) = legal.iter().find(|l| l.act == act) else { continue };
+        if voteless && matches!(act, Act::Vote | Act::Megaphone) {
+            continue;
+        }
         let shape = Shape::of(act, &l.aim);
         let (options, from) = match &l.aim {
             Aim::Nobody => (Vec::new(), Vec::new()),

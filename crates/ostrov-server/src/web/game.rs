@@ -17,8 +17,9 @@ use serde::Deserialize;
 #[allow(unused_imports)] // the host template's words
 use super::desk::{host_panel, FlagText, HostPanel, SeatText, TallyText};
 use super::forms::{order_forms, OrderForm, PostedOrder};
+use super::now::{Countdown, Now, Summary};
 use super::page::{page, to, Chrome, St, Visitor, WebError};
-use super::text::{countdown, death_ru, game_status, seats_ru, when, When};
+use super::text::{death_ru, game_status, seats_ru, when, When};
 use super::thread::{thread_view, RoomQuery, Shown, ThreadView};
 use crate::app::AppState;
 use crate::error::ApiError;
@@ -35,6 +36,9 @@ pub struct Notes {
     pub shown: Option<(Room, Shown)>,
     /// The host's board shows only the seats with something still to send (`?pending=1`).
     pub pending: bool,
+    /// What the reader just did, to confirm (`order-vote`, `post-thread`; issue 30,
+    /// point 13).
+    pub done: String,
 }
 
 impl Notes {
@@ -46,12 +50,11 @@ impl Notes {
     }
 }
 
-/// The open day's clock, as the page shows it (what day and event it is: the view's).
+/// The open day's clock, as the page shows it (what day and event it is: the view's;
+/// the deadline: the page's [`Countdown`]).
 pub struct OpenDay {
     pub phase: &'static str,
     pub midday: Option<When>,
-    pub deadline: When,
-    pub left: String,
 }
 
 /// What the page says of a player in the list, from the view ([`PlayerView`]).
@@ -131,8 +134,15 @@ pub struct GamePage<'a> {
     pub private: bool,
     pub viewer: &'static str,
     pub open: Option<OpenDay>,
-    pub next_open: Option<When>,
+    /// The countdown to the open day's deadline, or at night to the next day.
+    pub countdown: Option<Countdown>,
+    /// A seated player's «what to do now» (issue 30, point 7).
+    pub now: Option<Now>,
+    /// The last resolution (issue 30, point 9).
+    pub summary: Option<Summary>,
     pub forms: Vec<OrderForm>,
+    /// «Голос принят: Вика (в 14:21).» right after the order was taken.
+    pub confirm: Option<String>,
     pub inbox: Vec<(u32, String)>,
     pub papers: Vec<PaperLink>,
     pub history: Vec<(String, String)>,
@@ -188,7 +198,6 @@ pub fn render_game_page<'a>(
     let game = view::game(live, viewer, now);
     let open = live.open_day().filter(|_| game.open.is_some()).map(|d| {
         let t = &live.days[d as usize - 1];
-        let deadline = live.deadline(now).unwrap_or(t.deadline_at);
         OpenDay {
             phase: if t.midday_done {
                 "вторая половина дня (после 13:00)"
@@ -196,12 +205,6 @@ pub fn render_game_page<'a>(
                 "первая половина дня (до 13:00)"
             },
             midday: (!t.midday_done).then(|| when(t.midday_at, tz)),
-            deadline: when(deadline, tz),
-            left: if live.paused_at.is_some() {
-                "игра на паузе".to_string()
-            } else {
-                countdown(deadline - now)
-            },
         }
     });
     let forms = match viewer {
@@ -221,6 +224,7 @@ pub fn render_game_page<'a>(
         (Some(i), Viewer::Host) if !live.config.visibility.is_open() => format!("?key={}", service::paper_key(i)),
         _ => String::new(),
     };
+    let summary = super::now::summary(live, &game, &key);
     let papers = view::published(live)
         .into_iter()
         .rev()
@@ -234,10 +238,19 @@ pub fn render_game_page<'a>(
         _ => false,
     };
     let shown = |room| notes.shown.filter(|(r, _)| *r == room).map_or_else(Shown::default, |(_, s)| s);
-    let thread = thread_view(live, v, Room::Thread, notes.get("post"), shown(Room::Thread));
-    let pack_thread = in_pack.then(|| thread_view(live, v, Room::Pack, notes.get("post_pack"), shown(Room::Pack)));
-    let host = (viewer == Viewer::Host)
-        .then(|| host_panel(live, invite.clone().unwrap_or_default(), now, notes.pending, preview));
+    let mut thread = thread_view(live, v, Room::Thread, notes.get("post"), shown(Room::Thread));
+    let mut pack_thread = in_pack.then(|| thread_view(live, v, Room::Pack, notes.get("post_pack"), shown(Room::Pack)));
+    let sent = "Сообщение отправлено.";
+    match notes.done.as_str() {
+        "post-thread" => thread.confirm = Some(sent),
+        "post-pack" => pack_thread.iter_mut().for_each(|t| t.confirm = Some(sent)),
+        _ => {}
+    }
+    let confirm = notes.done.strip_prefix("order-").and_then(|act| {
+        let f = forms.iter().find(|f| f.act == act)?;
+        Some(format!("{}: {}.", super::forms::accepted_ru(f.act, &f.title), f.current.as_ref()?))
+    });
+    let host = (viewer == Viewer::Host).then(|| host_panel(live, invite.clone().unwrap_or_default(), now, notes.pending, preview));
     let host_error = (viewer == Viewer::Host && !notes.key.is_empty() && notes.key.starts_with("host_"))
         .then(|| (notes.key.clone(), notes.message.clone()));
     GamePage {
@@ -253,8 +266,11 @@ pub fn render_game_page<'a>(
             Viewer::Outsider => "spectator",
         },
         open,
-        next_open: live.next_open_at.filter(|_| live.open_day().is_none()).map(|t| when(t, tz)),
+        countdown: super::now::countdown(live, &game, now),
+        now: super::now::now(&game, &forms),
+        summary,
         forms,
+        confirm,
         inbox,
         papers,
         history,
@@ -306,7 +322,7 @@ pub async fn show<S: Store>(
     // The same query string the room's query read: it reads here too.
     let d = d.map(|Query(d)| d).unwrap_or_default();
     let pending = matches!(d.pending.as_deref(), Some("1" | "true" | "yes" | "on"));
-    render(&st, &v, id, Notes { shown, pending, ..Notes::default() }).await
+    render(&st, &v, id, Notes { shown, pending, done: q.done.clone(), ..Notes::default() }).await
 }
 
 /// The host's board filter: `?pending=1` shows only the seats with something still to
@@ -330,7 +346,8 @@ pub async fn order<S: Store>(
     let Path(id) = p.map_err(ApiError::from)?;
     let act = f.act.trim().to_string();
     match service::send_order(&st, id, user, f.body()).await {
-        Ok(_) => Ok(to(&format!("/games/{id}#order-{act}"))),
+        // The page confirms it where the reader's focus goes (issue 30, point 13).
+        Ok(_) => Ok(to(&format!("/games/{id}?done=order-{}#confirm", super::account::percent(&act)))),
         Err(e @ ApiError::Internal(_)) => Err(e.into()),
         Err(ApiError::Forbidden) => Err(ApiError::Forbidden.into()),
         Err(e) => render(&st, &v, id, Notes::error(&act, e.message())).await,

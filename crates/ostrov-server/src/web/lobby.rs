@@ -168,6 +168,26 @@ pub struct Hint {
     pub error: Option<String>,
     /// How the same setup went on this server (issue 33): «на этом сервере: 12 игр, …».
     pub observed: Option<String>,
+    /// With «Рекомендуемый расклад»: the roles it deals for the number of seats (issue 30,
+    /// point 10), «Оборотень — 1, Ясновидящий — 1, …, Пассажир — 3».
+    pub deal: Option<String>,
+}
+
+/// The roles the recommended setup deals for the form's number of seats, if it has one.
+fn recommended_deal(f: &CreateForm) -> Option<String> {
+    if f.setup == "custom" {
+        return None;
+    }
+    let n: usize = f.slots.trim().parse().ok()?;
+    let roles = ostrov_engine::Roster::recommended(n).ok()?.roles(n).ok()?;
+    let counts: Vec<String> = Role::ALL
+        .iter()
+        .filter_map(|r| {
+            let k = roles.iter().filter(|x| *x == r).count();
+            (k > 0).then(|| format!("{} — {k}", r.ru()))
+        })
+        .collect();
+    Some(format!("Расклад на {}: {}.", super::text::players_ru(n), counts.join(", ")))
 }
 
 fn role_fields(f: &CreateForm) -> Vec<RoleField> {
@@ -332,12 +352,19 @@ fn hint_of(s: &ostrov_bots::Summary) -> Hint {
         detail: Some(detail),
         error: None,
         observed: None,
+        deal: None,
     }
 }
 
 /// The hint for the settings of `f`, for the account `user`: the estimate's text, the
 /// form's first error, or the refusal (a full cap) with its status.
 async fn hint_for<S: Store>(st: &AppState<S>, user: i64, f: &CreateForm) -> (StatusCode, Hint) {
+    let (status, mut hint) = estimate_hint(st, user, f).await;
+    hint.deal = recommended_deal(f);
+    (status, hint)
+}
+
+async fn estimate_hint<S: Store>(st: &AppState<S>, user: i64, f: &CreateForm) -> (StatusCode, Hint) {
     let config = match to_estimate(f) {
         Ok(c) => c,
         Err(e) => return (StatusCode::OK, Hint { error: e.into_values().next(), ..Hint::default() }),
@@ -458,6 +485,11 @@ pub async fn invite_page<S: Store>(
 ) -> Result<Response, WebError> {
     let v = Visitor::of(&st, &h).await?;
     let Path(invite) = p.map_err(ApiError::from)?;
+    if v.user.is_none() {
+        // Signed out: sign in (or up), then back to this invite (issue 30, point 10).
+        let back = super::account::percent(&format!("/join/{invite}"));
+        return Ok(super::page::to(&format!("/login?next={back}")));
+    }
     invite_view(&st, &v, &invite, String::new(), None).await
 }
 

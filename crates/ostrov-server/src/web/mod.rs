@@ -18,6 +18,7 @@ mod game;
 mod host;
 mod lobby;
 mod notify;
+mod now;
 mod page;
 mod paper;
 mod profile;

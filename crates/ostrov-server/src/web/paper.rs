@@ -20,7 +20,9 @@ use crate::view;
 pub struct Bar {
     pub name: String,
     pub votes_ru: String,
-    /// The bar's width in the chart's units (0–300) and its row's top.
+    /// The bar's width in the chart's units (0–220) and its row's top: the name on its
+    /// own line, the bar and its count under it, so that on a 360 px phone the chart's
+    /// 400 units shrink to no less than 12 px text (issue 30, point 11).
     pub width: u32,
     pub y: u32,
     pub text_y: u32,
@@ -53,9 +55,9 @@ pub fn bars(m: &ostrov_engine::Match, day: u32) -> Vec<Bar> {
         .map(|(i, (p, n))| Bar {
             name: m.state().name(*p).to_string(),
             votes_ru: ostrov_engine::plural::votes(*n),
-            width: (n * 300 / most).max(4),
-            y: i as u32 * 28,
-            text_y: i as u32 * 28 + 17,
+            width: (n * 220 / most).max(4),
+            y: i as u32 * 44,
+            text_y: i as u32 * 44 + 15,
             lynched: r.lynched.contains(p).then(|| super::text::death_ru("lynch", m.state().who(*p).gender())),
         })
         .collect()
@@ -89,7 +91,7 @@ pub async fn show<S: Store>(
     let m = live.m.as_ref().ok_or(ApiError::NotFound)?;
     let doc = view::paper(live, day, &kind).ok_or(ApiError::NotFound)?;
     let bars = if kind == "evening" { bars(m, day) } else { Vec::new() };
-    let height = bars.len() as u32 * 28;
+    let height = bars.len() as u32 * 44;
     let p = PaperPage {
         c: Chrome::new(&v, format!("{}: газета", live.config.title)),
         id,

@@ -11,7 +11,7 @@ use ostrov_store::Store;
 use super::page::{page, Chrome, St, Visitor, WebError};
 
 /// What each role does (RULES.md §1), in Russian.
-fn role_text(r: Role) -> &'static str {
+pub(super) fn role_text(r: Role) -> &'static str {
     match r {
         Role::Passenger => "Мирный. Особых способностей нет, ночью спит.",
         Role::Seer => "Мирный. Каждую ночь проверяет одного игрока: оборотень он или нет.",
@@ -28,7 +28,7 @@ fn role_text(r: Role) -> &'static str {
 }
 
 /// What each item does (RULES.md §2), in Russian.
-fn item_text(i: Item) -> &'static str {
+pub(super) fn item_text(i: Item) -> &'static str {
     match i {
         Item::Trap => "Вредная, открытая. При ничьей на линчевании между владельцем и другими линчуют владельца.",
         Item::PoisonThorn => "Вредная, открытая. Владелец не может спорить, обвинять и давать алиби (говорит как мёртвый); голосует; нарушение, отмеченное ведущим, стоит голоса.",
@@ -48,6 +48,9 @@ fn item_text(i: Item) -> &'static str {
 }
 
 pub struct Entry {
+    /// The entry's anchor on the page («role-seer», «item-shocker», «event-fog»): the game
+    /// page links a player's role and item to it.
+    pub id: String,
     pub name: &'static str,
     pub text: &'static str,
 }
@@ -66,9 +69,18 @@ pub async fn show<S: Store>(State(st): St<S>, h: HeaderMap) -> Result<Response, 
     let v = Visitor::of(&st, &h).await?;
     let p = RulesPage {
         c: Chrome::new(&v, "Правила"),
-        roles: Role::ALL.iter().map(|r| Entry { name: r.ru(), text: role_text(*r) }).collect(),
-        items: Item::ALL.iter().map(|i| Entry { name: i.ru(), text: item_text(*i) }).collect(),
-        events: Event::ALL.iter().map(|e| Entry { name: e.ru(), text: e.meaning_ru() }).collect(),
+        roles: Role::ALL
+            .iter()
+            .map(|r| Entry { id: format!("role-{}", r.id()), name: r.ru(), text: role_text(*r) })
+            .collect(),
+        items: Item::ALL
+            .iter()
+            .map(|i| Entry { id: format!("item-{}", i.id()), name: i.ru(), text: item_text(*i) })
+            .collect(),
+        events: Event::ALL
+            .iter()
+            .map(|e| Entry { id: format!("event-{}", e.id()), name: e.ru(), text: e.meaning_ru() })
+            .collect(),
     };
     Ok(page(&v, StatusCode::OK, &p))
 }

@@ -40,7 +40,9 @@ pub async fn post<S: Store>(
     let room = room_of(&f.room)?;
     let key = if room == Room::Pack { "post_pack" } else { "post" };
     match service::post(&st, id, user, v.name(), room, &f.text).await {
-        Ok(_) => Ok(to(&format!("/games/{id}#{}", room_id(room)))),
+        // The page confirms it by the post box, where the reader's focus goes (issue 30,
+        // point 13).
+        Ok(_) => Ok(to(&format!("/games/{id}?done=post-{0}#confirm", room_id(room)))),
         // A finished game shows no post form to put the refusal next to: the error page
         // says it, with its 409.
         Err(

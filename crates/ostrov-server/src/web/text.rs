@@ -45,24 +45,40 @@ pub fn when(t: i64, tz: &str) -> When {
     When { iso: z.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string(), text }
 }
 
-/// "через 5 часов 12 минут", "через 1 минуту", "уже наступил".
-pub fn countdown(secs: i64) -> String {
+/// `t` as a deadline read at `now`, in the zone `tz`: «21:00 по московскому времени» on
+/// the same date, else with its date.
+pub fn until(t: i64, now: i64, tz: &str) -> When {
+    let zone = TimeZone::get(tz).unwrap_or(TimeZone::UTC);
+    let (Ok(ts), Ok(n)) = (Timestamp::from_second(t), Timestamp::from_second(now)) else {
+        return When { iso: String::new(), text: String::new() };
+    };
+    let iso = ts.to_zoned(zone.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string();
+    When { iso, text: crate::schedule::until_ru(ts, n, &zone) }
+}
+
+/// What is left until a deadline, briefly (the countdown of the game page; app.js words
+/// it the same way): «3 ч 12 мин», «45 мин», «2 дн. 3 ч», «меньше минуты»; `None` when
+/// nothing is left.
+pub fn left_ru(secs: i64) -> Option<String> {
     if secs <= 0 {
-        return "срок вышел".to_string();
+        return None;
     }
-    let mins = (secs + 59) / 60;
+    if secs < 60 {
+        return Some("меньше минуты".to_string());
+    }
+    let mins = secs / 60;
     let (d, h, m) = (mins / 1440, mins / 60 % 24, mins % 60);
     let mut parts = Vec::new();
     if d > 0 {
-        parts.push(format!("{d} {}", plural::form(d as u64, "день", "дня", "дней")));
+        parts.push(format!("{d} дн."));
     }
     if h > 0 {
-        parts.push(format!("{h} {}", plural::form(h as u64, "час", "часа", "часов")));
+        parts.push(format!("{h} ч"));
     }
     if m > 0 && d == 0 {
-        parts.push(format!("{m} {}", plural::form(m as u64, "минуту", "минуты", "минут")));
+        parts.push(format!("{m} мин"));
     }
-    format!("через {}", parts.join(" "))
+    Some(parts.join(" "))
 }
 
 /// How a player left the game, agreeing with their gender (issue 29, point 2): «Даша
@@ -93,10 +109,20 @@ mod tests {
         assert_eq!(players_ru(3), "3 игрока");
         assert_eq!(players_ru(11), "11 игроков");
         assert_eq!(players_ru(21), "21 игрок");
-        assert_eq!(countdown(60), "через 1 минуту");
-        assert_eq!(countdown(5 * 3600 + 12 * 60), "через 5 часов 12 минут");
-        assert_eq!(countdown(2 * 86400 + 3600), "через 2 дня 1 час");
-        assert_eq!(countdown(0), "срок вышел");
+        assert_eq!(left_ru(3 * 3600 + 12 * 60 + 59).as_deref(), Some("3 ч 12 мин"));
+        assert_eq!(left_ru(45 * 60).as_deref(), Some("45 мин"));
+        assert_eq!(left_ru(2 * 86400 + 3 * 3600 + 60).as_deref(), Some("2 дн. 3 ч"));
+        assert_eq!(left_ru(59).as_deref(), Some("меньше минуты"));
+        assert_eq!(left_ru(0), None);
+        // 2026-12-02 18:00 UTC is 21:00 in Moscow; at 17:48 that day it is «21:00».
+        assert_eq!(
+            until(1_796_234_400, 1_796_234_400 - 3 * 3600 - 12 * 60, "Europe/Moscow").text,
+            "21:00 по московскому времени"
+        );
+        assert_eq!(
+            until(1_796_234_400, 1_796_234_400 - 86400, "Europe/Moscow").text,
+            "2 декабря, 21:00 по московскому времени"
+        );
         // 2026-12-02 18:00 UTC is 21:00 in Moscow.
         let w = when(1_796_234_400, "Europe/Moscow");
         assert_eq!(w.text, "2 декабря, 21:00 по московскому времени");

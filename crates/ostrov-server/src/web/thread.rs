@@ -65,6 +65,12 @@ pub struct ThreadView {
     pub pages: Vec<PageLink>,
     /// The fragment's address for live updates (the same day and page).
     pub fragment: String,
+    /// «Сообщение отправлено.» right after the reader's post (issue 30, point 13).
+    pub confirm: Option<&'static str>,
+    /// Why the reader has no post form here, when they might expect one.
+    pub no_form: Option<String>,
+    /// How the reader speaks here today, when not freely (tied to the post box).
+    pub speech_note: Option<String>,
 }
 
 /// A day of a room in the thread's navigation.
@@ -245,6 +251,35 @@ pub fn thread_view(live: &GameState, v: &Visitor, room: Room, error: Option<&str
         Vec::new()
     };
     let m = live.m.as_ref();
+    let seat = match viewer {
+        Viewer::Player(p) => Some(p),
+        _ => None,
+    };
+    let alive = seat.zip(m).is_some_and(|(p, m)| m.state().alive(p));
+    let over = live.status == crate::game::Status::Over;
+    // O-THREAD-4: the dead read the pack's chat and do not write in it; the page says so
+    // instead of a form that is always refused (issue 30, point 10).
+    let dead_in_pack = room == Room::Pack && seat.is_some() && !alive && m.is_some();
+    let no_form = if dead_in_pack {
+        Some("Вы выбыли из игры: мёртвые читают чат стаи, но не пишут в него.".to_string())
+    } else if over && readable {
+        Some("Игра окончена: обсуждение закрыто.".to_string())
+    } else {
+        None
+    };
+    let speech_note = match (seat, m) {
+        (Some(p), Some(m)) if room == Room::Thread && !over => match m.speech(p) {
+            ostrov_engine::Speech::Free => None,
+            ostrov_engine::Speech::Dead => {
+                Some("Вы выбыли из игры: в обсуждении можно писать только тематический флуд.".to_string())
+            }
+            s => Some(format!(
+                "В обсуждении сегодня: {}. Можно писать только тематический флуд, без споров, обвинений и алиби.",
+                s.ru(m.state().who(p).gender())
+            )),
+        },
+        _ => None,
+    };
     ThreadView {
         id: live.id,
         room: room_id(room),
@@ -253,7 +288,7 @@ pub fn thread_view(live: &GameState, v: &Visitor, room: Room, error: Option<&str
             Room::Pack => "Логово стаи (видят только оборотни, полукровка и ведущий)",
         },
         posts,
-        can_post: readable && v.user.is_some() && live.status != crate::game::Status::Over,
+        can_post: readable && v.user.is_some() && !over && !dead_in_pack,
         host: viewer == Viewer::Host,
         csrf: v.csrf.clone(),
         error: error.map(str::to_string),
@@ -264,6 +299,9 @@ pub fn thread_view(live: &GameState, v: &Visitor, room: Room, error: Option<&str
         days,
         pages,
         fragment,
+        confirm: None,
+        no_form,
+        speech_note,
     }
 }
 
@@ -273,6 +311,8 @@ pub struct RoomQuery {
     room: String,
     day: Option<u32>,
     page: Option<usize>,
+    /// What the reader just did (`order-vote`, `post-thread`): the page confirms it.
+    pub done: String,
 }
 
 impl RoomQuery {
@@ -292,6 +332,15 @@ pub(super) fn room_of(s: &str) -> Result<Room, WebError> {
 
 type Id = Result<Path<i64>, PathRejection>;
 
+/// Whether a browser navigated to the fragment itself (a link, a new tab, a reload) rather
+/// than the page's script fetching it: the browser says `Sec-Fetch-Mode: navigate`, or
+/// asks for HTML without htmx's `HX-Request`.
+fn opened_directly(h: &HeaderMap) -> bool {
+    let navigate = h.get("sec-fetch-mode").is_some_and(|v| v.as_bytes() == b"navigate");
+    let html = h.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("text/html"));
+    navigate || (html && !h.contains_key("hx-request"))
+}
+
 /// `GET /games/{id}/thread?room=thread|pack`: the room's fragment (for live updates).
 pub async fn fragment<S: Store>(
     State(st): St<S>,
@@ -308,6 +357,18 @@ pub async fn fragment<S: Store>(
     let (slot, _) = reach(&st, id, Some(user)).await?;
     if !service::talk::may_read(&slot.live, user, room) {
         return Err(ApiError::Forbidden.into());
+    }
+    if opened_directly(&h) {
+        // Opened directly (a link, a new tab), not by the live update: the whole page
+        // with this room, day and page (issue 30, point 14), not a bare fragment.
+        let mut url = format!("/games/{id}?room={}", room_id(room));
+        if let Some(d) = shown.day {
+            url.push_str(&format!("&day={d}"));
+        }
+        if let Some(p) = shown.page {
+            url.push_str(&format!("&page={p}"));
+        }
+        return Ok(super::page::to(&format!("{url}#{}", room_id(room))));
     }
     Ok(page(&v, StatusCode::OK, &thread_view(&slot.live, &v, room, None, shown)))
 }
