@@ -101,22 +101,25 @@ pub async fn layer(State(o): State<Options>, mut req: Request, next: Next) -> Re
     r
 }
 
+/// Largest accepted request body, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+
 /// The middleware that gives a request's body `limit` to arrive whole (issue 28, point 13:
 /// a body sent a byte every few seconds moves often enough to pass the idle timeout, and
-/// would hold its connection for hours). A body within [`crate::MAX_BODY`] is read here and
+/// would hold its connection for hours). A body within [`MAX_BODY`] is read here and
 /// handed on whole; a larger one is left to the routes, which refuse it as before. Past the
 /// limit: a 408 in Russian, and the connection is closed.
 pub async fn body_in_time(State(limit): State<std::time::Duration>, req: Request, next: Next) -> Response {
     let declared = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     let chunked = req.headers().contains_key(header::TRANSFER_ENCODING);
-    if (declared.unwrap_or(0) == 0 && !chunked) || declared.is_some_and(|n| n > crate::MAX_BODY as u64) {
+    if (declared.unwrap_or(0) == 0 && !chunked) || declared.is_some_and(|n| n > MAX_BODY as u64) {
         return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
-    match tokio::time::timeout(limit, axum::body::to_bytes(body, crate::MAX_BODY)).await {
+    match tokio::time::timeout(limit, axum::body::to_bytes(body, MAX_BODY)).await {
         Ok(Ok(bytes)) => next.run(Request::from_parts(parts, axum::body::Body::from(bytes))).await,
         Ok(Err(_)) => {
-            crate::ApiError::BadRequest(format!("Тело запроса больше {} КиБ или оборвалось.", crate::MAX_BODY / 1024))
+            crate::error::ApiError::BadRequest(format!("Тело запроса больше {} КиБ или оборвалось.", MAX_BODY / 1024))
                 .into_response()
         }
         Err(_) => {

@@ -83,8 +83,7 @@ pub async fn serve<S: Store>(listener: tokio::net::TcpListener, state: Arc<AppSt
     net::serve(listener, app(state), limits, trust_proxy).await
 }
 
-/// Largest accepted request body, in bytes.
-pub const MAX_BODY: usize = 64 * 1024;
+pub use harden::MAX_BODY;
 
 /// The whole HTTP API and the web pages.
 pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {

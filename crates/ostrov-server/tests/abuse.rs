@@ -320,7 +320,10 @@ fn a_thread_flood_and_a_restart_with_a_long_thread() {
 #[test]
 fn dropped_balance_hints_stop() {
     let _alone = alone();
-    use ostrov_server::service::balance::SIMULATED;
+    use ostrov_server::service::balance::{PAUSE_PER_GAME_US, SIMULATED};
+    // A 100-seat game is held 200 ms, as long as the bots took for one before they got
+    // faster (issue 32, point 6): hints overlap as they did, and must still stop.
+    PAUSE_PER_GAME_US.store(200_000, Ordering::SeqCst);
     let server = Server::start();
     let unrelated = server.user("Посторонний");
     let users: Vec<Client> = (0..6).map(|i| server.user(&format!("Считающий {i}"))).collect();
@@ -356,6 +359,7 @@ fn dropped_balance_hints_stop() {
         ms(worst),
         rss_mib()
     );
+    PAUSE_PER_GAME_US.store(0, Ordering::SeqCst);
     assert_eq!(a, b, "games still simulated after every client left");
     assert!(refused > 0, "the caps refused some");
     assert!(p99 < Duration::from_millis(500), "{p99:?}");

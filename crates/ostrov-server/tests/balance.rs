@@ -13,7 +13,7 @@ use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use ostrov_server::service::balance::{games_for, HINT_BUDGET, SIMULATED};
+use ostrov_server::service::balance::{games_for, HINT_BUDGET, PAUSE_PER_GAME_US, SIMULATED};
 use support::Server;
 
 /// The hint's URL for a 100-seat table with twelve werewolves and three seers; `days` varies the
@@ -43,6 +43,9 @@ fn settle() -> u64 {
 
 #[test]
 fn the_balance_hint_is_bounded_cancelled_cached_and_capped() {
+    // Each game is held 20 ms, so that a hint runs its whole budget and can be held open
+    // (the bots alone play the 480 games of a 100-seat hint in about a quarter second).
+    PAUSE_PER_GAME_US.store(20_000, Ordering::SeqCst);
     let server = Server::start();
     let mut anna = server.user("Анна");
 

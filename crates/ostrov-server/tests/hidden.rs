@@ -358,7 +358,9 @@ fn sweep(g: &mut Game, stage: &str, extra: &BTreeMap<String, Vec<Reply>>) {
         for (p, r) in &pages {
             forged_stays_inside(stage, &who, p, r);
             if p.ends_with("thread.md") {
-                assert_eq!(r.status, 403, "{stage}: {who} exports the thread");
+                // The host's export until the end; once over, whoever may reach the game's
+                // (O-THREAD-6; the pack's chat stays the pack's, which the leak test checks).
+                assert_eq!(r.status, if over { 200 } else { 403 }, "{stage}: {who} exports the thread");
             }
             if p.ends_with("room=pack") && !in_pack {
                 assert_eq!(r.status, 403, "{stage}: {who} reads the pack's chat fragment");

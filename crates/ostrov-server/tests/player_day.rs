@@ -185,7 +185,7 @@ fn the_summary_after_the_resolution() {
         let r = b.submit(&game, &format!("{game}/order"), &[("act", "vote"), ("target", NAMES[victim])]);
         assert_eq!(r.status, 303, "{}", r.body);
     }
-    let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve")]);
+    let r = t.host.submit(&game, &format!("{game}/host"), &[("action", "resolve"), ("confirm", "1")]);
     assert_eq!(r.status, 303, "{}", r.body);
     let mut spectator = Browser::signed_up(t.server.addr, "Зевака");
     for (who, page) in [("a player", t.players[wolf].get(&game).body), ("a spectator", spectator.get(&game).body)] {

@@ -484,8 +484,9 @@ store_trait! {
     }
 }
 
-/// The storage interface the server uses: [`Accounts`], [`EventLog`] and [`Notify`] together. Game
-/// code sees only this. Every type with both is a `Store`; implement the two traits.
+/// The storage interface the server uses: [`Accounts`], [`EventLog`] and [`Notify`]
+/// together. Game code sees only this. Every type with all three is a `Store`; implement
+/// the three traits.
 pub trait Store: Accounts + EventLog + Notify {}
 
 impl<S: Accounts + EventLog + Notify> Store for S {}

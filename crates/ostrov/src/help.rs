@@ -291,6 +291,13 @@ const ARGS: &[ArgRu] = &[
          сервера, который регистрирует много игроков с одной машины).",
     ),
     arg("serve", "clock_file", "ФАЙЛ", "Для тестов: читать текущее время (секунды Unix) из этого файла."),
+    arg(
+        "serve",
+        "telegram_api",
+        "URL",
+        "Адрес Bot API Telegram (по умолчанию https://api.telegram.org). Бот включается, когда задана \
+         переменная окружения OSTROV_TELEGRAM_TOKEN; токен в командной строке не принимается.",
+    ),
     // backup
     arg(
         "backup",

@@ -57,7 +57,7 @@ pub fn notices(live: &GameState, events: &[Event], now: i64, site: Option<&str>)
                 opened(&mut out, e.seq, 1, now);
             }
             GameEvent::Opened { day, .. } => opened(&mut out, e.seq, day, now),
-            GameEvent::Midday { day } => {
+            GameEvent::Midday { day, .. } => {
                 let paper = ostrov_paper::bulletin(m, day).plain();
                 let text = format!("вышла газета 13:00 дня {day}.\n{}", cut(paper.trim(), 1500));
                 everyone(&mut out, e.seq, "paper", &text);

@@ -32,12 +32,17 @@ pub const MIN_GAMES: u64 = 20;
 pub const HINT_BUDGET: Duration = Duration::from_secs(3);
 /// Games simulated by balance hints in this process (for tests and measurements).
 pub static SIMULATED: AtomicU64 = AtomicU64::new(0);
+/// A pause after each simulated game, in microseconds: 0 on a server. The tests of the
+/// caps and of cancellation set it: the bots play a 100-seat game in milliseconds now
+/// (issue 32, point 6), and a hint would be over before a test could hold it open.
+pub static PAUSE_PER_GAME_US: AtomicU64 = AtomicU64::new(0);
 
-/// How many games an estimate for `seats` seats plays at most: [`BALANCE_GAMES`] for 8
-/// seats, by the square of the seats fewer for more, never under [`MIN_GAMES`].
+/// How many games an estimate for `seats` seats plays at most: [`BALANCE_GAMES`] up to 40
+/// seats (0.23 s of one core at 40), by the square of the seats fewer for more (a game's
+/// cost grows with about the square of the seats), never under [`MIN_GAMES`].
 pub fn games_for(seats: usize) -> u64 {
-    let s = seats.max(8) as u64;
-    (BALANCE_GAMES * 64 / (s * s)).clamp(MIN_GAMES, BALANCE_GAMES)
+    let s = seats.max(40) as u64;
+    (BALANCE_GAMES * 1600 / (s * s)).clamp(MIN_GAMES, BALANCE_GAMES)
 }
 
 /// Set when the request's future is dropped: its games stop.
@@ -85,6 +90,10 @@ pub async fn estimate<S: Store>(
             let go = !gone.load(Ordering::Relaxed) && (played == 0 || Instant::now() < until);
             if go {
                 SIMULATED.fetch_add(1, Ordering::Relaxed);
+                let pause = PAUSE_PER_GAME_US.load(Ordering::Relaxed);
+                if pause > 0 {
+                    std::thread::sleep(std::time::Duration::from_micros(pause));
+                }
             }
             go
         });
@@ -107,7 +116,9 @@ mod tests {
     fn bigger_tables_play_fewer_games() {
         assert_eq!(games_for(5), BALANCE_GAMES);
         assert_eq!(games_for(8), BALANCE_GAMES);
-        assert_eq!(games_for(16), BALANCE_GAMES / 4);
-        assert_eq!(games_for(100), MIN_GAMES);
+        assert_eq!(games_for(40), BALANCE_GAMES);
+        assert_eq!(games_for(80), BALANCE_GAMES / 4);
+        assert_eq!(games_for(100), 480);
+        assert_eq!(games_for(1000), MIN_GAMES);
     }
 }

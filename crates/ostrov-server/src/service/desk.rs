@@ -6,22 +6,12 @@ use std::sync::Arc;
 
 use ostrov_store::Store;
 
+use super::host::host_of;
 use super::locking::reach;
 use crate::app::AppState;
 use crate::desk::BoardView;
 use crate::error::ApiError;
-use crate::game::{GameState, Status};
 use crate::preview::Preview;
-
-fn host_of(g: &GameState, user: i64) -> Result<(), ApiError> {
-    if g.host != user {
-        return Err(ApiError::Forbidden);
-    }
-    if g.status == Status::Lobby {
-        return Err(ApiError::Conflict("not_started", "Игра ещё не началась.".into()));
-    }
-    Ok(())
-}
 
 /// The board of game `id` for its host `user`: every seat, or (`pending`) only the seats
 /// with something still to send today.

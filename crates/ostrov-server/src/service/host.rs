@@ -119,7 +119,8 @@ pub async fn require_host<S: Store>(st: &Arc<AppState<S>>, id: i64, user: i64) -
     host_of(&slot.live, user)
 }
 
-fn host_of(g: &GameState, user: i64) -> Result<(), ApiError> {
+/// Whether `user` hosts the started game `g` (403, and 409 `not_started` in the lobby).
+pub(super) fn host_of(g: &GameState, user: i64) -> Result<(), ApiError> {
     if g.host != user {
         return Err(ApiError::Forbidden);
     }

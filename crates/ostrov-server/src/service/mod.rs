@@ -25,8 +25,8 @@ pub mod lobby;
 mod locking;
 pub mod notify;
 pub mod orders;
-pub mod sightings;
 pub mod records;
+pub mod sightings;
 pub mod talk;
 
 pub use host::{host_action, HostAction, HostDone};

@@ -13,7 +13,8 @@ use crate::game::{GameState, Status};
 
 /// Notes where the request being answered comes from, if `user` holds a seat of the
 /// running game `live` (called by [`super::reach`], so every channel counts).
-/// A failed write is logged, never the request's failure.
+/// The write is made apart from the request; a failed one is logged, never the request's
+/// failure.
 pub async fn note<S: Store>(st: &Arc<AppState<S>>, live: &GameState, user: i64, now: i64) {
     if live.status != Status::Running || live.seat_of(user).is_none() {
         return;
@@ -27,14 +28,21 @@ pub async fn note<S: Store>(st: &Arc<AppState<S>>, live: &GameState, user: i64, 
     if let Some(b) = client.browser.filter(|b| is_browser_id(b)) {
         todo.push((Shared::Browser, s.key(Shared::Browser, &b)));
     }
-    for (kind, key) in todo {
-        if !s.due((live.id, user, kind, key.clone()), now) {
-            continue;
-        }
-        if let Err(e) = st.store.note_sighting(live.id, user, kind.id(), &key, now, MAX_SIGHTINGS).await {
-            eprintln!("ostrov-server: game {}: noting a sighting: {e}", live.id);
-        }
+    let todo: Vec<_> = todo.into_iter().filter(|(kind, key)| s.due((live.id, user, *kind, key.clone()), now)).collect();
+    if todo.is_empty() {
+        return;
     }
+    // Written apart from the request: it holds the game's lock, and a write here would
+    // queue every request of the game behind the store (with SQLite, behind the writer's
+    // batch), undoing the group commit.
+    let (st, game) = (st.clone(), live.id);
+    tokio::spawn(async move {
+        for (kind, key) in todo {
+            if let Err(e) = st.store.note_sighting(game, user, kind.id(), &key, now, MAX_SIGHTINGS).await {
+                eprintln!("ostrov-server: game {game}: noting a sighting: {e}");
+            }
+        }
+    });
 }
 
 /// The host's warnings of game `live`: every two seats (held by their accounts now) that

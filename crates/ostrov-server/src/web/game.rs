@@ -250,7 +250,8 @@ pub fn render_game_page<'a>(
         let f = forms.iter().find(|f| f.act == act)?;
         Some(format!("{}: {}.", super::forms::accepted_ru(f.act, &f.title), f.current.as_ref()?))
     });
-    let host = (viewer == Viewer::Host).then(|| host_panel(live, invite.clone().unwrap_or_default(), now, notes.pending, preview));
+    let host = (viewer == Viewer::Host)
+        .then(|| host_panel(live, invite.clone().unwrap_or_default(), now, notes.pending, preview));
     let host_error = (viewer == Viewer::Host && !notes.key.is_empty() && notes.key.starts_with("host_"))
         .then(|| (notes.key.clone(), notes.message.clone()));
     GamePage {
