@@ -103,15 +103,49 @@ pub struct SharedAccess {
     pub text: String,
 }
 
-/// The server's key and what this node has written lately.
+/// The server's key, what this node has written lately, and the writes under way.
 pub struct Sightings {
     secret: String,
     written: Mutex<HashMap<(i64, i64, Shared, String), i64>>,
+    /// Writes made apart from their requests and not finished yet: the host's reading
+    /// waits for them, so that it sees every visit answered before it.
+    in_flight: std::sync::atomic::AtomicUsize,
+    settled: tokio::sync::Notify,
 }
 
 impl Sightings {
     pub fn new(secret: String) -> Sightings {
-        Sightings { secret, written: Mutex::new(HashMap::new()) }
+        Sightings {
+            secret,
+            written: Mutex::new(HashMap::new()),
+            in_flight: Default::default(),
+            settled: tokio::sync::Notify::new(),
+        }
+    }
+
+    /// A write starts apart from its request.
+    pub(crate) fn begin(&self) {
+        self.in_flight.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// A write begun by [`Sightings::begin`] is over.
+    pub(crate) fn end(&self) {
+        self.in_flight.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        self.settled.notify_waiters();
+    }
+
+    /// Waits (at most 2 s) until no write begun before is under way.
+    pub(crate) async fn settle(&self) {
+        let until = tokio::time::Instant::now() + std::time::Duration::from_secs(2);
+        loop {
+            let notified = self.settled.notified();
+            if self.in_flight.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                return;
+            }
+            if tokio::time::timeout_at(until, notified).await.is_err() {
+                return;
+            }
+        }
     }
 
     /// The keyed hash of `value` of kind `kind`.

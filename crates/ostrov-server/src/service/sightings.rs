@@ -36,12 +36,14 @@ pub async fn note<S: Store>(st: &Arc<AppState<S>>, live: &GameState, user: i64, 
     // queue every request of the game behind the store (with SQLite, behind the writer's
     // batch), undoing the group commit.
     let (st, game) = (st.clone(), live.id);
+    st.sightings.begin();
     tokio::spawn(async move {
         for (kind, key) in todo {
             if let Err(e) = st.store.note_sighting(game, user, kind.id(), &key, now, MAX_SIGHTINGS).await {
                 eprintln!("ostrov-server: game {game}: noting a sighting: {e}");
             }
         }
+        st.sightings.end();
     });
 }
 
@@ -51,6 +53,8 @@ pub async fn shared<S: Store>(st: &Arc<AppState<S>>, live: &GameState) -> Result
     if live.status == Status::Lobby {
         return Ok(Vec::new());
     }
+    // Every visit answered before this reading is in it.
+    st.sightings.settle().await;
     let rows = st.store.sightings(live.id).await?;
     Ok(crate::access::warnings(live, &rows))
 }
