@@ -167,7 +167,7 @@ impl Driver {
         let until = Instant::now() + Duration::from_secs(3);
         loop {
             let id = self.script("return document.activeElement && document.activeElement.id;");
-            if id == Value::from(want) || Instant::now() > until {
+            if id == want || Instant::now() > until {
                 return id;
             }
             std::thread::sleep(Duration::from_millis(50));
