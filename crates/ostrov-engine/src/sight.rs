@@ -242,8 +242,9 @@ item = "none"
         assert!(m.state.alive(dina) && m.sight(Viewer::Outsider).role(dina));
     }
 
-    #[test]
-    fn every_role_is_public_once_the_game_is_over() {
+    /// The game of [`setup`] played to its end on day 1: Вика removed, Боря (the werewolf)
+    /// lynched.
+    fn finished() -> (Match, [PlayerId; 6]) {
         let (mut m, [anya, borya, vika, gosha, dina, egor]) = setup();
         m.open_day(&day(None)).unwrap();
         m.submit(&Order::host(Command::Remove { target: vika, reason: None })).unwrap();
@@ -252,6 +253,12 @@ item = "none"
         }
         m.close_day().unwrap();
         assert!(m.winner().is_some());
+        (m, [anya, borya, vika, gosha, dina, egor])
+    }
+
+    #[test]
+    fn every_role_is_public_once_the_game_is_over() {
+        let (m, [anya, _, _, gosha, dina, egor]) = finished();
         let s = m.sight(Viewer::Outsider);
         assert!(s.sees_all());
         assert!([anya, gosha, dina, egor].iter().all(|q| s.role(*q) && s.item(*q)));
@@ -289,14 +296,7 @@ item = "none"
     #[test]
     fn orders_and_notices_are_public_once_the_game_is_over() {
         // O-THREAD-6: everything but the pack's chat is public after the end.
-        let (mut m, [anya, borya, vika, gosha, dina, egor]) = setup();
-        m.open_day(&day(None)).unwrap();
-        m.submit(&Order::host(Command::Remove { target: vika, reason: None })).unwrap();
-        for p in [anya, gosha, dina, egor] {
-            m.submit(&Order::new(p, Command::Vote(Targets::one(borya)))).unwrap();
-        }
-        m.close_day().unwrap();
-        assert!(m.winner().is_some());
+        let (m, [anya, borya, ..]) = finished();
         for v in [Viewer::Outsider, Viewer::Spectator, Viewer::Seat(borya)] {
             let s = m.sight(v);
             assert!(s.orders(anya) && s.notices(anya) && s.maniac_victim(anya), "{v:?}");
