@@ -127,25 +127,12 @@ fn start() -> Game {
     game
 }
 
-/// Every string in a JSON value.
-fn strings(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
-        Value::Object(o) => o.iter().for_each(|(k, x)| {
-            out.push(k.clone());
-            strings(x, out)
-        }),
-        _ => {}
-    }
-}
-
 /// The pieces of a response in which a name next to a role means that player's role: a
 /// JSON response's strings, a text's lines (table rows, list items, paragraphs).
 fn pieces(r: &Reply) -> Vec<String> {
     if let Ok(v) = serde_json::from_str::<Value>(&r.body) {
         let mut out = Vec::new();
-        strings(&v, &mut out);
+        support::strings(&v, &mut out);
         return out;
     }
     r.body.split(['\n']).flat_map(|l| l.split("<tr")).map(str::to_string).collect()

@@ -330,7 +330,7 @@ fn ok_text(r: &Reply) -> String {
 fn pieces(body: &str) -> Vec<String> {
     if let Ok(v) = serde_json::from_str::<Value>(body) {
         let mut out = Vec::new();
-        strings(&v, &mut out);
+        support::strings(&v, &mut out);
         return out;
     }
     // A post of the thread (its author, marks and text) is one piece.
@@ -347,18 +347,6 @@ fn pieces(body: &str) -> Vec<String> {
         out.extend(parts);
     }
     out
-}
-
-fn strings(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
-        Value::Object(o) => o.iter().for_each(|(k, x)| {
-            out.push(k.clone());
-            strings(x, out)
-        }),
-        _ => {}
-    }
 }
 
 impl World {

@@ -292,3 +292,16 @@ pub fn dead_mark(name: &str) -> &'static str {
         None => "вне игры: только тематический флуд",
     }
 }
+
+/// Every string in a JSON value, its keys too.
+pub fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(o) => o.iter().for_each(|(k, x)| {
+            out.push(k.clone());
+            strings(x, out)
+        }),
+        _ => {}
+    }
+}
