@@ -29,6 +29,10 @@ struct Out<'a> {
 
 impl Out<'_> {
     fn push(&mut self, seq: i64, recipient: i64, kind: &str, text: String) {
+        // A seat bot's id is negative: no account, nobody to tell (issue 32).
+        if recipient < 0 {
+            return;
+        }
         let mut text = format!("«{}»: {text}", self.live.config.title);
         if let Some(l) = &self.link {
             text.push('\n');

@@ -140,7 +140,7 @@ async fn remind<S: Store>(
     }
     // Each seat's account's setting, read once a tick.
     let mut hours = HashMap::new();
-    for m in &live.members {
+    for m in live.members.iter().filter(|m| !m.is_bot()) {
         let done = st.notifier.reminded.lock().map_err(|e| e.to_string())?.contains(&(live.id, day, m.user));
         if done {
             hours.insert(m.user, 0);

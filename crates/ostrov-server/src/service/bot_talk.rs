@@ -51,8 +51,8 @@ fn suspicions(who: &str) -> Vec<Said> {
             &format!("Посмотрите на голоса вчера: {who} выглядит подозрительно. Я уверена, что это след."),
         ),
         both(
-            &format!("Игрок {who} слишком тихо себя ведёт. Голосую туда."),
-            &format!("Игрок {who} слишком тихо себя ведёт. Голосую туда."),
+            &format!("{who} слишком тихо себя ведёт. Голосую туда."),
+            &format!("{who} слишком тихо себя ведёт. Голосую туда."),
         ),
     ]
 }
@@ -100,28 +100,21 @@ fn seer_claim(who: &str) -> Said {
     )
 }
 
-/// Whom the bot suspects: the most suspected living player by the public record (not
-/// itself, not its own pack).
-fn suspect(v: &View) -> Option<PlayerId> {
-    let public = v.public()?;
-    let pack = v.pack();
-    public.ranked().iter().copied().find(|p| *p != v.me && !pack.contains(p))
-}
-
 /// Whether anyone voted against the bot on the last day.
 fn accused(v: &View) -> bool {
     v.days().last().is_some_and(|d| d.ballots.iter().any(|b| b.target == v.me))
 }
 
-/// What the bot of `v` says today, if anything: one post in its gender, or silence when the
+/// What the bot of `v` says today, if anything (`vote`: whom it will vote for, the one it
+/// names when it voices a suspicion): one post in its gender, or silence when the
 /// engine says it may not speak freely, or when every phrase it would pick breaks the
 /// day's banned words.
-pub fn say(m: &Match, v: &View, rng: &mut ChaCha8Rng) -> Option<String> {
+pub fn say(m: &Match, v: &View, vote: Option<PlayerId>, rng: &mut ChaCha8Rng) -> Option<String> {
     if m.speech(v.me) != Speech::Free {
         return None;
     }
     let female = m.state().who(v.me).gender() == Some(ostrov_engine::ru::Gender::Female);
-    let who = suspect(v).map(|p| m.state().name(p).to_string());
+    let who = vote.filter(|p| *p != v.me).map(|p| m.state().name(p).to_string());
     let wolf = v.role().side() == Side::Werewolves;
     let options: Vec<Said> = if v.event() == Some(ostrov_engine::Event::PalmsBloom) {
         palms(who.as_deref())

@@ -207,12 +207,19 @@ fn plan(live: &GameState, day: u32, seat: usize, round: Round) -> Vec<Action> {
         Round::Morning => bot.morning(&view, &mut rng, &mut cmds),
         Round::Orders => bot.orders(&view, &mut rng, &mut cmds),
         Round::Talk => {
+            // What it says fits what it will do: the vote of its orders round, drawn alike.
+            let mut orders = Vec::new();
+            bot.orders(&view, &mut round_rng(live, day, seat, Round::Orders), &mut orders);
+            let vote = orders.iter().find_map(|c| match c {
+                Command::Vote(t) => Some(t.first),
+                _ => None,
+            });
             let user = live.members[seat].user;
             let posted = live.posts.iter().any(|p| p.day == day && p.post.user == user);
             return if posted {
                 Vec::new()
             } else {
-                super::bot_talk::say(m, &view, &mut rng).map(Action::Post).into_iter().collect()
+                super::bot_talk::say(m, &view, vote, &mut rng).map(Action::Post).into_iter().collect()
             };
         }
     }
@@ -379,6 +386,42 @@ mod tests {
         }
         assert_eq!(seen.iter().filter(|(_, r)| *r == Round::Orders).count(), 6, "by 20:00 every bot's orders");
         assert_eq!(live.next_bot_at(), None);
+    }
+
+    /// A bot is silent when the engine says it speaks like the dead: here the day after
+    /// the maniac's visit (R-MANIAC-1).
+    #[test]
+    fn a_bot_is_silent_when_it_speaks_like_the_dead() {
+        let mut live = table(&["maniac", "werewolf", "seer", "passenger", "werewolf", "nurse", "passenger"]);
+        let target = live.members[3].name.clone();
+        let order =
+            OrderEntry { by: "Аня".into(), act: "assault".into(), target: Some(target), ..Default::default() };
+        live.apply(&GameEvent::Order { day: 1, order }, START + 14 * H).unwrap();
+        for now in [START + 15 * H + 60, START + 23 * H + 60, START + 24 * H] {
+            let ev = live.due(now).unwrap();
+            live.apply(&ev, now).unwrap();
+        }
+        assert_eq!(live.open_day(), Some(2));
+        let speech = live.m.as_ref().unwrap().speech(PlayerId(3));
+        assert_eq!(speech, ostrov_engine::Speech::LikeDead(ostrov_engine::Silence::Assaulted));
+        assert!(plan(&live, 2, 3, Round::Talk).is_empty(), "silent");
+        assert!(!plan(&live, 2, 2, Round::Talk).is_empty(), "the others speak");
+    }
+
+    /// R-PALMS-1: on Palms bloom every bot that speaks writes no banned word.
+    #[test]
+    fn on_palms_bloom_a_bot_writes_no_banned_word() {
+        let mut live = table(&["passenger", "werewolf", "seer", "passenger", "werewolf", "nurse", "passenger"]);
+        let fix = crate::game::Fix { event: Some("palms_bloom".into()), ..Default::default() };
+        live.apply(&GameEvent::Fixed { day: 1, fix }, START + H).unwrap();
+        let m = live.m.as_ref().unwrap();
+        assert_eq!(m.state().event(), Some(ostrov_engine::Event::PalmsBloom));
+        for seat in 1..7 {
+            let said = plan(&live, 1, seat, Round::Talk);
+            assert_eq!(said.len(), 1, "seat {seat} says something");
+            let Action::Post(text) = &said[0] else { panic!("a post") };
+            assert!(m.banned_words(text).is_empty(), "{text}");
+        }
     }
 
     use std::collections::BTreeSet;
