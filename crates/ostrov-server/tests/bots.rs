@@ -168,6 +168,14 @@ fn play(server: &Server, seed: u64) -> (Vec<String>, Client, i64) {
         for b in &living {
             assert!(voters.contains(b), "day {day}: {b} has a vote in force by 20:00: {}", v["orders"]);
         }
+        // The person sees no living bot's role but the pack's (R-SIDE-2; this table has no
+        // authority to reveal one).
+        let mine = ok(&anya.get(&format!("/api/games/{id}")).unwrap());
+        let pack = mine["you"]["pack"].as_array().unwrap();
+        for p in mine["players"].as_array().unwrap() {
+            let hidden = p["name"] != "Аня" && p["alive"] == true && !pack.contains(&p["name"]);
+            assert!(!hidden || p.get("role").is_none(), "day {day}: {p}");
+        }
         // 21:02: the resolution; 22:00: the next day.
         clock.set(at(21, 2));
         settle(&mut host, id);

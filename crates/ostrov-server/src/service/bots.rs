@@ -160,35 +160,23 @@ fn round_rng(live: &GameState, day: u32, seat: usize, round: Round) -> ChaCha8Rn
     ChaCha8Rng::seed_from_u64(ostrov_bots::game_seed(live.config.seed.unwrap_or(0), key))
 }
 
-/// An order of the engine's words in the game file's (the players by name).
+/// An order of the engine's words in the game file's (the players it names by name, as
+/// [`Command::named_iter`] lists them); the host's acts are none of a bot's.
 fn request(m: &ostrov_engine::Match, c: &Command) -> Option<OrderRequest> {
-    let name = |p: &PlayerId| Some(m.state().name(*p).to_string());
+    let mut names = c.named_iter().map(|p| m.state().name(p).to_string());
     let mut r = OrderRequest { act: c.act().id().to_string(), ..Default::default() };
     match c {
-        Command::Vote(t) | Command::Kill(t) => match t.second {
-            Some(b) => r.targets = Some(vec![m.state().name(t.first).to_string(), m.state().name(b).to_string()]),
-            None => r.target = name(&t.first),
-        },
-        Command::Megaphone(p)
-        | Command::Sentence(p)
-        | Command::Check(p)
-        | Command::Heal(p)
-        | Command::Recharge(p)
-        | Command::Assault(p)
-        | Command::Exchange(p)
-        | Command::Pair(p) => r.target = name(p),
-        Command::Authority { from, target } => {
-            r.from = name(from);
-            r.target = name(target);
-        }
-        Command::Swap(a, b) => r.targets = Some(vec![m.state().name(*a).to_string(), m.state().name(*b).to_string()]),
-        Command::Use { item, target } => {
-            r.item = item.map(|i| i.id().to_string());
-            r.target = name(target);
-        }
-        Command::Bunker { .. } | Command::Cancel | Command::Light => {}
-        Command::Ask(q) => r.text = Some(q.clone()),
         Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => return None,
+        Command::Authority { .. } => (r.from, r.target) = (names.next(), names.next()),
+        Command::Use { item, .. } => (r.item, r.target) = (item.map(|i| i.id().to_string()), names.next()),
+        Command::Ask(q) => r.text = Some(q.clone()),
+        _ => {
+            let all: Vec<String> = names.collect();
+            match all.len() {
+                2 => r.targets = Some(all),
+                _ => r.target = all.into_iter().next(),
+            }
+        }
     }
     Some(r)
 }
