@@ -25,6 +25,7 @@ vocabulary! {
         Answer = "answer", "ответ";
         Penalty = "penalty", "штраф";
         Remove = "remove", "дисквалификация", "удалить";
+        Withdraw = "withdraw", "отозвать", "отзыв";
     }
 }
 
@@ -32,6 +33,16 @@ impl Act {
     /// Night orders: the last of these a player sends replaces the earlier ones (R-ORDER-1).
     pub const fn is_night(self) -> bool {
         matches!(self, Act::Kill | Act::Check | Act::Heal | Act::Cancel | Act::Swap | Act::Recharge | Act::Assault)
+    }
+
+    /// The kinds of order a `withdraw` may take back while they could still be changed
+    /// (O-ORDER-4): those of which one stands and a later one replaces it (R-ORDER-1). An
+    /// item use (spent when sent), a `light`, the Spirit's question and the host's acts stand.
+    pub const fn is_withdrawable(self) -> bool {
+        matches!(
+            self,
+            Act::Vote | Act::Megaphone | Act::Authority | Act::Sentence | Act::Bunker | Act::Exchange | Act::Pair
+        ) || self.is_night()
     }
 
     /// Acts only the host sends.

@@ -61,6 +61,19 @@ impl NightOrder {
         })
     }
 
+    /// The order as a command.
+    pub const fn command(self) -> Command {
+        match self {
+            NightOrder::Kill(t) => Command::Kill(t),
+            NightOrder::Check(t) => Command::Check(t),
+            NightOrder::Heal(t) => Command::Heal(t),
+            NightOrder::Cancel => Command::Cancel,
+            NightOrder::Swap(a, b) => Command::Swap(a, b),
+            NightOrder::Recharge(t) => Command::Recharge(t),
+            NightOrder::Assault(t) => Command::Assault(t),
+        }
+    }
+
     pub const fn act(&self) -> Act {
         match self {
             NightOrder::Kill(_) => Act::Kill,
@@ -358,11 +371,45 @@ fn check_act(state: &State, today: &Today, me: Option<PlayerId>, at: Clock, comm
                 return Err(Refusal::AlreadyAsked);
             }
         }
+        Command::Withdraw(what) => check_withdraw(state, today, me, at, *what)?,
         Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => {
             unreachable!("host acts are checked above")
         }
     }
     Ok(())
+}
+
+/// O-ORDER-4: a `withdraw` takes back the sender's order in force of kind `what` while that
+/// order could still be changed: an order of a kind that stands until replaced (not a
+/// `use`, `light` or `ask`), one in force, and the same order sent again now would pass
+/// the checks of its ability, item and event (so an event's order only before 13:00,
+/// R-EVENT-1; a vote or night order until 21:00). Its targets need not be alive: taking
+/// back an order on a player the host removed is allowed.
+#[cold]
+#[inline(never)]
+fn check_withdraw(state: &State, today: &Today, me: PlayerId, at: Clock, what: Act) -> Result<(), Refusal> {
+    if !what.is_withdrawable() {
+        return Err(Refusal::NotWithdrawable);
+    }
+    let Some(standing) = in_force(today, me, what) else { return Err(Refusal::NothingToWithdraw) };
+    check_act(state, today, Some(me), at, &standing)
+}
+
+/// The order of kind `what` seat `me` has in force on the open day (R-ORDER-1: the last of
+/// its kind), as a command; for a night act, the night order in force when it is of that act.
+pub(crate) fn in_force(today: &Today, me: PlayerId, what: Act) -> Option<Command> {
+    let s = &today.sent[me.index()];
+    match what {
+        Act::Vote => s.vote.map(Command::Vote),
+        Act::Megaphone => s.megaphone.map(Command::Megaphone),
+        Act::Authority => s.authority.map(|(from, target)| Command::Authority { from, target }),
+        Act::Sentence => s.sentence.map(Command::Sentence),
+        Act::Bunker => s.bunker.map(|(item, _)| Command::Bunker { item }),
+        Act::Exchange => s.exchange.map(Command::Exchange),
+        Act::Pair => today.pair.filter(|_| today.chosen == Some(me)).map(Command::Pair),
+        _ if what.is_night() => s.night.filter(|(n, _)| n.act() == what).map(|(n, _)| n.command()),
+        _ => None,
+    }
 }
 
 /// Records an order that passed [`check`]: the last of each kind replaces the earlier.
@@ -407,9 +454,28 @@ pub(crate) fn accept(state: &mut State, today: &mut Today, by: Actor, command: &
         Command::Light => today.sent[i].light = true,
         Command::Pair(t) => today.pair = Some(*t),
         Command::Ask(text) => today.question = Some((me, crate::skeleton::nested_quotes(text))),
+        Command::Withdraw(what) => withdraw(today, me, *what),
         Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => {
             unreachable!("host acts come from the host")
         }
+    }
+}
+
+/// O-ORDER-4: the seat's order in force of kind `what` stops counting (checked: there is
+/// one); nothing earlier takes its place, and a later order of the kind may be sent again.
+#[cold]
+#[inline(never)]
+fn withdraw(today: &mut Today, me: PlayerId, what: Act) {
+    let s = &mut today.sent[me.index()];
+    match what {
+        Act::Vote => s.vote = None,
+        Act::Megaphone => s.megaphone = None,
+        Act::Authority => s.authority = None,
+        Act::Sentence => s.sentence = None,
+        Act::Bunker => s.bunker = None,
+        Act::Exchange => s.exchange = None,
+        Act::Pair => today.pair = None,
+        _ => s.night = None,
     }
 }
 

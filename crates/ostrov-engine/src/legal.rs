@@ -23,6 +23,8 @@ pub enum Aim {
     TwoDifferent(Vec<PlayerId>),
     /// `authority`: whose vote is taken (`from`), and for whom it goes (`to`).
     FromTo { from: Vec<PlayerId>, to: Vec<PlayerId> },
+    /// `withdraw`: the acts of the seat's orders in force it may take back now (O-ORDER-4).
+    Orders(Vec<Act>),
 }
 
 /// One act a seat may send now, with what it may name (see [`Match::legal_orders`]).
@@ -65,6 +67,7 @@ impl LegalOrder {
                 Aim::One(ts),
             ) => one(ts, *t),
             (Command::Cancel | Command::Light | Command::Bunker { .. } | Command::Ask(_), Aim::Nobody) => true,
+            (Command::Withdraw(what), Aim::Orders(acts)) => acts.contains(what),
             _ => false,
         }
     }
@@ -94,6 +97,7 @@ impl Match {
                 Aim::Nobody => false,
                 Aim::One(ts) | Aim::OneOrTwo(ts) | Aim::TwoDifferent(ts) => ts.is_empty(),
                 Aim::FromTo { from, to } => from.is_empty() || to.is_empty(),
+                Aim::Orders(acts) => acts.is_empty(),
             };
             if !empty {
                 out.push(LegalOrder { act, item, aim });
@@ -137,6 +141,9 @@ impl Match {
         if ok(&Command::Ask(String::new())) {
             add(Act::Ask, None, Aim::Nobody);
         }
+        // O-ORDER-4: the orders in force that could still be changed.
+        let what = Act::ALL.iter().copied().filter(|&a| a.is_withdrawable() && ok(&Command::Withdraw(a))).collect();
+        add(Act::Withdraw, None, Aim::Orders(what));
         out
     }
 }

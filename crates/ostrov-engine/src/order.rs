@@ -151,6 +151,8 @@ pub enum Command {
         target: PlayerId,
         reason: Option<String>,
     },
+    /// Takes back the sender's order in force of this kind (O-ORDER-4).
+    Withdraw(Act),
 }
 
 impl Command {
@@ -177,6 +179,7 @@ impl Command {
             Command::Answer(_) => Act::Answer,
             Command::Penalty { .. } => Act::Penalty,
             Command::Remove { .. } => Act::Remove,
+            Command::Withdraw(_) => Act::Withdraw,
         }
     }
 
@@ -215,9 +218,12 @@ impl Command {
             }
             Command::Authority { from, target } => (Some(*from), Some(*target)),
             Command::Swap(a, b) => (Some(*a), Some(*b)),
-            Command::Cancel | Command::Bunker { .. } | Command::Light | Command::Ask(_) | Command::Answer(_) => {
-                (None, None)
-            }
+            Command::Cancel
+            | Command::Bunker { .. }
+            | Command::Light
+            | Command::Ask(_)
+            | Command::Answer(_)
+            | Command::Withdraw(_) => (None, None),
         })
     }
 }

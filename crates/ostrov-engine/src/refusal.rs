@@ -51,6 +51,10 @@ pub enum Refusal {
     NotInReserve,
     /// The game is over.
     GameOver,
+    /// A `withdraw` of a kind of order the sender has none of in force (O-ORDER-4).
+    NothingToWithdraw,
+    /// A `withdraw` of a kind of order that stands once sent (O-ORDER-4).
+    NotWithdrawable,
 }
 
 impl Refusal {
@@ -81,6 +85,8 @@ impl Refusal {
             Refusal::ReserveEmpty => "reserve_empty",
             Refusal::NotInReserve => "not_in_reserve",
             Refusal::GameOver => "game_over",
+            Refusal::NothingToWithdraw => "nothing_to_withdraw",
+            Refusal::NotWithdrawable => "not_withdrawable",
         }
     }
 
@@ -111,6 +117,8 @@ impl Refusal {
             Refusal::ReserveEmpty => "в резерве не осталось вещей",
             Refusal::NotInReserve => "такой вещи нет в резерве",
             Refusal::GameOver => "игра окончена",
+            Refusal::NothingToWithdraw => "у вас нет такого приказа в силе, отзывать нечего",
+            Refusal::NotWithdrawable => "применение вещи, свет и вопрос Духу не отзываются",
         }
     }
 }
@@ -143,6 +151,8 @@ impl Refusal {
             Refusal::ReserveEmpty => "the reserve is empty",
             Refusal::NotInReserve => "that item is not in the reserve",
             Refusal::GameOver => "the game is over",
+            Refusal::NothingToWithdraw => "the sender has no order of that kind in force to withdraw",
+            Refusal::NotWithdrawable => "that order cannot be withdrawn: an item use, a light and a question stand",
         }
     }
 

@@ -52,15 +52,7 @@ impl Standing {
         out.extend(self.megaphone.map(Command::Megaphone));
         out.extend(self.authority.map(|(from, target)| Command::Authority { from, target }));
         out.extend(self.sentence.map(Command::Sentence));
-        out.extend(self.night.map(|n| match n {
-            NightOrder::Kill(t) => Command::Kill(t),
-            NightOrder::Check(t) => Command::Check(t),
-            NightOrder::Heal(t) => Command::Heal(t),
-            NightOrder::Cancel => Command::Cancel,
-            NightOrder::Swap(a, b) => Command::Swap(a, b),
-            NightOrder::Recharge(t) => Command::Recharge(t),
-            NightOrder::Assault(t) => Command::Assault(t),
-        }));
+        out.extend(self.night.map(NightOrder::command));
         out.extend(self.uses.iter().map(|&(item, target)| Command::Use { item: Some(item), target }));
         out.extend(self.bunker.map(|item| Command::Bunker { item }));
         out.extend(self.exchange.map(Command::Exchange));
@@ -258,6 +250,52 @@ item = "none"
         m.submit(&Order::new(anya, Command::Ask("Боря оборотень?".into()))).unwrap();
         assert_eq!(m.standing_orders(anya).question.as_deref(), Some("Боря оборотень?"));
         assert_eq!(m.standing_orders(borya).question, None);
+    }
+
+    /// O-ORDER-4: a `withdraw` takes back the sender's order in force of its kind — it
+    /// stops counting, nothing earlier takes its place, and one may be sent again — while
+    /// that order could still be changed: not an item use, not after 13:00 for an event's
+    /// order, not after 21:00; with nothing of the kind in force it is refused.
+    #[test]
+    fn o_order_4_a_withdrawn_order_stops_counting() {
+        use crate::legal::Aim;
+        use crate::Refusal;
+        let (mut m, [anya, borya, vika, gosha]) = open(Event::Exchange);
+        let send = |m: &mut Match, p, c| m.submit(&Order::new(p, c));
+        let withdraw = |a| Command::Withdraw(a);
+        assert_eq!(send(&mut m, anya, withdraw(Act::Vote)), Err(Refusal::NothingToWithdraw));
+        assert!(!m.legal_orders(anya).iter().any(|l| l.act == Act::Withdraw), "nothing in force");
+        send(&mut m, anya, Command::Vote(Targets::one(borya))).unwrap();
+        send(&mut m, anya, Command::Kill(Targets::one(vika))).unwrap();
+        send(&mut m, anya, Command::Exchange(gosha)).unwrap();
+        send(&mut m, anya, Command::Use { item: None, target: gosha }).unwrap();
+        let legal = m.legal_orders(anya);
+        let offered = legal.iter().find(|l| l.act == Act::Withdraw).map(|l| l.aim.clone());
+        assert_eq!(offered, Some(Aim::Orders(vec![Act::Vote, Act::Kill, Act::Exchange])));
+        assert!(legal.iter().any(|l| l.allows(&withdraw(Act::Vote))));
+        assert!(!legal.iter().any(|l| l.allows(&withdraw(Act::Use))));
+
+        send(&mut m, anya, withdraw(Act::Vote)).unwrap();
+        assert_eq!(m.standing_orders(anya).vote, None, "the vote stops counting");
+        assert_eq!(m.standing_orders(anya).night, Some(NightOrder::Kill(Targets::one(vika))), "only its kind");
+        assert_eq!(send(&mut m, anya, withdraw(Act::Vote)), Err(Refusal::NothingToWithdraw), "nothing earlier stands");
+        assert_eq!(send(&mut m, anya, withdraw(Act::Use)), Err(Refusal::NotWithdrawable), "the item is spent");
+        assert_eq!(send(&mut m, anya, withdraw(Act::Check)), Err(Refusal::NothingToWithdraw), "the kill is in force");
+        assert_eq!(send(&mut m, borya, withdraw(Act::Kill)), Err(Refusal::NothingToWithdraw), "only one's own");
+        send(&mut m, anya, Command::Vote(Targets::one(vika))).unwrap();
+        assert_eq!(m.standing_orders(anya).vote, Some(Targets::one(vika)), "a vote may be sent again");
+        assert_eq!(Duty::Vote.id(), "vote");
+        send(&mut m, anya, withdraw(Act::Kill)).unwrap();
+        assert_eq!(m.unsent(anya, &m.legal_orders(anya)), [Duty::Night], "the night order is missing again");
+
+        // The event's order only until 13:00 (R-EVENT-1), the others until 21:00.
+        let at = |c, h| Order::new(anya, c).at(Clock::hm(h, 0));
+        assert_eq!(m.submit(&at(withdraw(Act::Exchange), 14)), Err(Refusal::AfterMidday));
+        assert_eq!(m.standing_orders(anya).exchange, Some(gosha));
+        assert_eq!(m.submit(&at(withdraw(Act::Vote), 21)), Ok(()));
+        send(&mut m, anya, Command::Vote(Targets::one(borya))).unwrap();
+        assert_eq!(m.submit(&Order::new(anya, withdraw(Act::Vote)).at(Clock::hm(21, 30))), Err(Refusal::Late));
+        assert_eq!(m.standing_orders(anya).vote, Some(Targets::one(borya)));
     }
 
     /// What a seat has not sent today: the vote, the megaphone's vote and a nightly

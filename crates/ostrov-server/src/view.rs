@@ -400,16 +400,28 @@ pub fn orders_of(live: &GameState, by: Option<&str>) -> Vec<OrderEntry> {
 
 /// Of a day's orders, only the current one of each kind a later one replaces (R-ORDER-1:
 /// the last vote, the last night order, the last megaphone …): the latest, in the order
-/// sent.
+/// sent. A withdrawal (O-ORDER-4) is not listed, nor is the order of its kind before it.
 pub fn standing(orders: &[OrderEntry]) -> Vec<&OrderEntry> {
     let mut seen = std::collections::HashSet::new();
     let mut kept: Vec<&OrderEntry> = orders
         .iter()
         .rev()
-        .filter(|o| replaced_kind(&o.act).is_none_or(|k| seen.insert((ostrov_engine::fold_name(&o.by), k))))
+        .filter(|o| match withdrawn_kind(o) {
+            Some(k) => {
+                seen.insert((ostrov_engine::fold_name(&o.by), k));
+                false
+            }
+            None => replaced_kind(&o.act).is_none_or(|k| seen.insert((ostrov_engine::fold_name(&o.by), k))),
+        })
         .collect();
     kept.reverse();
     kept
+}
+
+/// The kind of order a `withdraw` takes back; `None` for any other order.
+fn withdrawn_kind(o: &OrderEntry) -> Option<&'static str> {
+    let withdraw = o.act.parse::<ostrov_engine::Act>().ok()? == ostrov_engine::Act::Withdraw;
+    withdraw.then(|| o.what.as_deref().and_then(replaced_kind)).flatten()
 }
 
 /// The kind of an order that a later order of the same kind replaces, if it is one.

@@ -3,7 +3,9 @@
 //! up, the host creates a game (the balance hint shown), the players join by the invite,
 //! the host starts it on Palms bloom; each player votes and sends their night order from
 //! the page; a post breaking Palms bloom is flagged by itself; a refused order shows its
-//! reason next to the form; the host resolves the day; the newspaper shows the lynch; a
+//! reason next to the form; a player withdraws their vote and sends it again; the host
+//! seats a substitute (with its confirmation) and the one who left loses the pack's chat;
+//! the host resolves the day; the newspaper shows the lynch; a
 //! dead player's post is marked. Screenshots of the player's page, the host's page and the
 //! newspaper at 1280 and 360 px wide go to target/screenshots/, and none of those pages
 //! scrolls sideways at 360 px.
@@ -169,6 +171,18 @@ impl Driver {
             let id = self.script("return document.activeElement && document.activeElement.id;");
             if id == want || Instant::now() > until {
                 return id;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The tag of the focused element, once it is a heading or after 3 s.
+    fn focused_tag(&self) -> Value {
+        let until = Instant::now() + Duration::from_secs(3);
+        loop {
+            let tag = self.script("return document.activeElement && document.activeElement.tagName;");
+            if tag == json!("H1") || Instant::now() > until {
+                return tag;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -469,6 +483,76 @@ fn a_day_in_a_real_browser() {
     let s = d.wait_for("role=\"alert\"");
     let form = s.split("id=\"order-vote\"").nth(1).unwrap().split("</form>").next().unwrap();
     assert!(form.contains("class=\"error\"") && form.contains("Ход не принят"), "{form}");
+
+    // At 360 px, a player withdraws their vote from «что сделать сейчас» and sends it
+    // again (O-ORDER-4): the confirmation «Голос отозван.» takes the focus.
+    d.log_in(NAMES[seer]);
+    d.width(360);
+    d.go(&game);
+    d.wait_for("id=\"withdraw-vote\"");
+    d.small_targets("страница игрока с приказами в силе, 360 px", &mut small);
+    d.click("#withdraw-vote");
+    let s = d.wait_for("Голос отозван.");
+    assert!(s.contains("role=\"status\" id=\"confirm\""), "{s}");
+    assert_eq!(d.focused("confirm"), json!("confirm"), "focus on the withdrawal's confirmation");
+    assert!(s.contains("Не отправлено: голос"), "{s}");
+    d.axe("страница игрока после отзыва голоса, 360 px", &mut axe);
+    d.small_targets("страница игрока после отзыва голоса, 360 px", &mut small);
+    d.shoot("player-withdrawn", 360);
+    d.width(360);
+    d.select("#order-vote", "target", NAMES[victim]);
+    d.click("#order-vote button");
+    d.wait_for(&format!("Голос принят: {}", NAMES[victim]));
+    assert_eq!(d.focused("confirm"), json!("confirm"), "focus on the vote's confirmation");
+    d.width(1280);
+
+    // At 360 px, the host seats a substitute in the werewolf's seat (issue 30, point 4):
+    // «Замена» on the host's page asks first, then the substitute holds the seat and the
+    // pack's chat, and the one who left loses it at once.
+    d.log_in(NAMES[wolf]);
+    d.go(&game);
+    d.wait_for("id=\"pack\"");
+    d.call("DELETE", "/cookie", None);
+    d.sign_up("Новичок");
+    d.log_in("Смотритель");
+    d.width(360);
+    d.go(&game);
+    d.wait_for("Замена игрока");
+    d.select("form:has(input[value=replace])", "target", NAMES[wolf]);
+    d.fill("#r-user", "Новичок");
+    d.click("form:has(input[value=replace]) button.danger");
+    d.wait_for(&format!("Место «{}» займёт Новичок: заменить игрока?", NAMES[wolf]));
+    assert_eq!(d.focused("confirm-h"), json!("confirm-h"), "focus on the confirmation's question");
+    d.axe("подтверждение замены, 360 px", &mut axe);
+    d.shoot("host-replace-confirm", 360);
+    d.width(360);
+    d.click("form button.danger");
+    let s = d.wait_for("заменяет Новичок");
+    assert!(s.contains("Пульт ведущего"), "{s}");
+    assert_eq!(d.focused_tag(), json!("H1"), "after the replacement the focus is on the page's heading");
+    d.axe("страница ведущего после замены, 360 px", &mut axe);
+    d.small_targets("страница ведущего после замены, 360 px", &mut small);
+    d.shoot("host-replaced", 360);
+    // The substitute plays the seat, with the pack's chat.
+    d.log_in("Новичок");
+    d.width(360);
+    d.go(&game);
+    let s = d.wait_for(&format!("Вы — {}", NAMES[wolf]));
+    assert!(s.contains("id=\"pack\""), "the substitute has the pack's chat: {s}");
+    d.axe("страница замены, 360 px", &mut axe);
+    d.shoot("substitute", 360);
+    // The one who left is a spectator: no seat, no pack's chat, and its address refused.
+    d.log_in(NAMES[wolf]);
+    d.width(360);
+    d.go(&game);
+    let s = d.wait_for("вы зритель");
+    assert!(!s.contains("id=\"pack\"") && !s.contains("Логово стаи"), "the leaver still sees the pack: {s}");
+    d.axe("страница ушедшего игрока, 360 px", &mut axe);
+    d.shoot("leaver", 360);
+    d.width(1280);
+    let mut leaver = support::browser::Browser::logged_in(server.addr, NAMES[wolf]);
+    let r = leaver.get(&format!("{game}/thread?room=pack"));
+    assert!(r.status == 403 || r.status == 404, "the pack's chat for the leaver: {} {}", r.status, r.body);
 
     // The host resolves the day; the host's page and the newspaper show the lynch.
     d.log_in("Смотритель");

@@ -277,6 +277,7 @@ fn order_json(m: &Match, c: &Command) -> Option<Value> {
         Command::Light => json!({"act": "light"}),
         Command::Bunker { .. } => json!({"act": "bunker"}),
         Command::Ask(_) => json!({"act": "ask"}),
+        Command::Withdraw(what) => json!({"act": "withdraw", "what": what.id()}),
         Command::Answer(_) | Command::Penalty { .. } | Command::Remove { .. } => return None,
     })
 }

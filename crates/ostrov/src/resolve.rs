@@ -81,8 +81,12 @@ pub fn load(path: &std::path::Path, lang: Lang) -> Result<(Game, Lines), Failure
     Ok((parsed.game, parsed.lines))
 }
 
-/// The order a refusal is about, as the host wrote it: `vote → Боря`, `swap → Аня, Боря`.
+/// The order a refusal is about, as the host wrote it: `vote → Боря`, `swap → Аня, Боря`,
+/// `withdraw vote`.
 fn order_text(m: &Match, r: &Rejected) -> String {
+    if let Some(ostrov_engine::Command::Withdraw(what)) = &r.command {
+        return format!("{} {}", r.act.id(), what.id());
+    }
     let names: Vec<&str> =
         r.command.as_ref().map(|c| c.named()).unwrap_or_default().iter().map(|p| m.state().name(*p)).collect();
     if names.is_empty() {

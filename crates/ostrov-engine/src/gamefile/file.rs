@@ -114,6 +114,9 @@ pub struct OrderEntry {
     pub answer: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// `withdraw`: the act of the order taken back (O-ORDER-4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub what: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Value>,
 }

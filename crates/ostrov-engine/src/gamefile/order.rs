@@ -25,6 +25,9 @@ pub(super) fn describe(o: &OrderEntry) -> String {
     if let Some(f) = &o.from {
         s.push_str(&format!(", from = \"{f}\""));
     }
+    if let Some(w) = &o.what {
+        s.push_str(&format!(", what = \"{w}\""));
+    }
     s
 }
 
@@ -153,6 +156,10 @@ pub(super) fn check_order(names: &Names, place: &Place, o: &OrderEntry) -> Resul
         Act::Remove => {
             Command::Remove { target: one("target", &o.target)?, reason: o.reason.as_deref().map(clean_line) }
         }
+        Act::Withdraw => match &o.what {
+            Some(w) => Command::Withdraw(word(place, w)?),
+            None => return Err(needs("what")),
+        },
     };
     Ok(Order { by, at, command })
 }
@@ -177,6 +184,7 @@ pub(super) const fn keys_of(act: Act) -> &'static [&'static str] {
         Act::Ask => &["text"],
         Act::Answer => &["answer"],
         Act::Penalty | Act::Remove => &["target", "reason"],
+        Act::Withdraw => &["what"],
     }
 }
 
@@ -189,6 +197,7 @@ const KEYS: &[(&str, &str, &str)] = &[
     ("text", "вопрос Духу", "the question to the Spirit"),
     ("answer", "ответ Духа", "the Spirit's answer"),
     ("reason", "за что наказывает ведущий", "why the host acts"),
+    ("what", "какой приказ отозвать", "which order to withdraw"),
 ];
 
 impl OrderEntry {
@@ -211,6 +220,7 @@ impl OrderEntry {
             ("text", self.text.is_some()),
             ("answer", self.answer.is_some()),
             ("reason", self.reason.is_some()),
+            ("what", self.what.is_some()),
         ];
         written.into_iter().filter(|(k, set)| *set && !keys_of(act).contains(k)).map(|(k, _)| k).collect()
     }

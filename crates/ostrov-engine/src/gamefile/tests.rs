@@ -306,12 +306,13 @@ fn issue_29_point_9_keys_an_act_does_not_read_change_nothing_and_are_listed() {
             Act::Ask => base.text = Some("Боря — оборотень?".into()),
             Act::Answer => base.answer = Some(serde_json::json!("да")),
             Act::Cancel | Act::Light | Act::Bunker => {}
+            Act::Withdraw => base.what = Some("vote".into()),
             _ => base.target = name(),
         }
         let checked = g.setup.order(&base).unwrap_or_else(|e| panic!("{act:?}: {e}"));
         assert!(base.unused_keys().is_empty(), "{act:?}: {:?}", base.unused_keys());
         type Set = fn(&mut crate::OrderEntry);
-        let extra: [(&str, Set); 7] = [
+        let extra: [(&str, Set); 8] = [
             ("target", |o| o.target = Some("Аня".into())),
             ("targets", |o| o.targets = Some(vec!["Аня".into(), "Боря".into()])),
             ("from", |o| o.from = Some("Боря".into())),
@@ -319,6 +320,7 @@ fn issue_29_point_9_keys_an_act_does_not_read_change_nothing_and_are_listed() {
             ("text", |o| o.text = Some("за Борю".into())),
             ("answer", |o| o.answer = Some(serde_json::json!("нет"))),
             ("reason", |o| o.reason = Some("флуд".into())),
+            ("what", |o| o.what = Some("kill".into())),
         ];
         for (key, set) in extra {
             if super::order::keys_of(*act).contains(&key) {
@@ -402,4 +404,27 @@ fn issue_29_point_13_the_vocabulary_tables_of_game_file_md_are_true() {
     } else {
         assert_eq!(doc[start..stop], want, "run with OSTROV_UPDATE_DOCS=1 to write the tables");
     }
+}
+
+/// O-ORDER-4: a `withdraw` is taken in R-ORDER-1's time order: the vote in force before it
+/// stops counting (a vote not cast, R-VOTE-1); one written earlier in the file but later in time is refused
+/// (`nothing_to_withdraw`, listed in `rejected`), and a vote sent after it counts.
+#[test]
+fn o_order_4_a_withdrawal_takes_back_the_vote_in_force_in_time_order() {
+    let g = Game::parse(&format!(
+        "{}[[days]]\nevent = \"none\"\norders = [\n  {{ by = \"Вика\", act = \"withdraw\", what = \"vote\", at = \"08:00\" }},\n  {{ by = \"Аня\", act = \"vote\", target = \"Вика\", at = \"09:00\" }},\n  {{ by = \"Аня\", act = \"withdraw\", what = \"vote\", at = \"10:00\" }},\n  {{ by = \"Вика\", act = \"vote\", target = \"Боря\", at = \"09:30\" }},\n  {{ by = \"Боря\", act = \"vote\", target = \"Вика\", at = \"11:00\" }},\n  {{ by = \"Боря\", act = \"withdraw\", what = \"vote\", at = \"12:00\" }},\n  {{ by = \"Боря\", act = \"vote\", target = \"Аня\", at = \"12:30\" }},\n]\n",
+        "[[players]]\nname = \"Аня\"\nrole = \"seer\"\nitem = \"none\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\nitem = \"none\"\n[[players]]\nname = \"Вика\"\nrole = \"passenger\"\nitem = \"none\"\n"
+    ))
+    .unwrap();
+    let r = crate::resolve(&g).unwrap();
+    let day = &r.days[0];
+    assert_eq!(day.tally.get("Вика"), 0, "Аня's vote was withdrawn, Боря's replaced");
+    assert_eq!(day.tally.get("Боря"), 1, "Вика's withdrawal at 08:00 came before her vote at 09:30");
+    assert_eq!(day.tally.get("Аня"), 2, "Боря's vote, and her own not cast: it counts on her (R-VOTE-1)");
+    let refused: Vec<(&str, &str, &str)> =
+        day.rejected.iter().map(|x| (x.by.as_str(), x.act.as_str(), x.reason.as_str())).collect();
+    assert_eq!(refused, [("Вика", "withdraw", "nothing_to_withdraw")]);
+    let missing = "[[players]]\nname = \"Аня\"\nrole = \"seer\"\n[[players]]\nname = \"Боря\"\nrole = \"werewolf\"\n[[days]]\norders = [{ by = \"Аня\", act = \"withdraw\" }]\n";
+    let e = Game::parse(missing).unwrap_err().to_string();
+    assert!(e.contains("для `withdraw` нужен ключ `what`"), "{e}");
 }

@@ -174,3 +174,31 @@ fn colliding_or_foreign_name_forms_are_dropped_at_the_start() {
     let out = live.speech_at_start(Some("ЛЬВУ"), speech);
     assert_eq!(out[2].dropped, vec!["Льву".to_string()]);
 }
+
+/// O-ORDER-4, issue 30 point 7: a withdrawal is as secret as the order it takes back — its
+/// change is the seat's (and the host's) alone: nobody else's live stream moves, and the
+/// pack hears nothing of it either.
+#[test]
+fn a_withdrawal_is_told_to_its_seat_alone() {
+    let (mut live, _) = game_of(5, "werewolf,seer");
+    let m = live.m.as_ref().unwrap();
+    let (p, q) = (m.state().list_order()[0], m.state().list_order()[1]);
+    let (by, target) = (m.state().name(p).to_string(), m.state().name(q).to_string());
+    let order = |act: &str, target: Option<String>, what: Option<&str>| OrderEntry {
+        by: by.clone(),
+        act: act.into(),
+        target,
+        what: what.map(str::to_string),
+        at: Some(serde_json::json!("10:00")),
+        ..OrderEntry::default()
+    };
+    live.apply(&GameEvent::Order { day: 1, order: order("vote", Some(target), None) }, START + 12 * H).unwrap();
+    let before = live.changes.clone();
+    live.apply(&GameEvent::Order { day: 1, order: order("withdraw", None, Some("vote")) }, START + 12 * H).unwrap();
+    let after = &live.changes;
+    assert_eq!((after.everyone, after.pack), (before.everyone, before.pack), "nobody else hears of it");
+    for (i, (a, b)) in after.seats.iter().zip(before.seats.iter().chain(std::iter::repeat(&0))).enumerate() {
+        assert_eq!(*a, b + u64::from(i == p.index()), "seat {i}");
+    }
+    assert_eq!(live.m.as_ref().unwrap().standing_orders(p).vote, None, "withdrawn");
+}

@@ -32,6 +32,9 @@ pub struct OrderRequest {
     pub item: Option<String>,
     #[serde(default)]
     pub text: Option<String>,
+    /// `withdraw`: the act of the order in force taken back (O-ORDER-4).
+    #[serde(default)]
+    pub what: Option<String>,
     /// Optional: must be the caller's own name.
     #[serde(default)]
     pub by: Option<String>,
@@ -63,6 +66,9 @@ fn missing_choice(b: &OrderRequest) -> Option<&'static str> {
     let act = Act::parse(b.act.trim())?;
     let need = match act {
         Act::Cancel | Act::Light | Act::Bunker => return None,
+        Act::Withdraw => {
+            return b.what.as_deref().is_none_or(|w| w.trim().is_empty()).then_some("Укажите, какой приказ отозвать.")
+        }
         Act::Ask => return b.text.as_deref().is_none_or(|t| t.trim().is_empty()).then_some("Напишите вопрос Духу."),
         Act::Authority if b.from.is_none() || b.target.is_none() => {
             return Some("Выберите, чей голос забрать и кому его отдать.")
@@ -102,7 +108,7 @@ pub async fn send_order<S: Store>(
     b: OrderRequest,
 ) -> Result<OrderAccepted, ApiError> {
     short("act", &Some(b.act.clone()), 40)?;
-    for (f, v) in [("target", &b.target), ("from", &b.from), ("item", &b.item), ("by", &b.by)] {
+    for (f, v) in [("target", &b.target), ("from", &b.from), ("item", &b.item), ("by", &b.by), ("what", &b.what)] {
         short(f, v, 80)?;
     }
     short("text", &b.text, 500)?;
@@ -192,6 +198,7 @@ pub async fn send_order<S: Store>(
         text: b.text.map(|t| ostrov_engine::clean_line(&t)),
         answer: None,
         reason: None,
+        what: b.what.map(|w| w.trim().to_string()),
         at: Some(json!(at.to_string())),
     };
     let staged =

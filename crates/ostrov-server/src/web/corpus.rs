@@ -177,6 +177,11 @@ fn page_lines(c: &Cast, sp: &[Speech], out: &mut BTreeSet<String>) {
     }
     out.insert(format!("{}: Вика (в 14:21).", super::forms::accepted_ru("use", "Применить вещь: Шокер")));
     out.insert(format!("{}: Вика (в 14:21).", super::forms::accepted_ru("kill", "Убийство")));
+    let withdrawable = |act: &str| ostrov_engine::Act::parse(act).is_some_and(ostrov_engine::Act::is_withdrawable);
+    for (act, title, _) in super::forms::acts().filter(|(act, ..)| withdrawable(act)) {
+        out.insert(format!("{}.", super::forms::withdrawn_ru(act, title)));
+    }
+    out.insert(format!("{}.", super::forms::withdrawn_ru("kill", "Убийство")));
     for id in ["assaulted", "shocked", "penalty"] {
         out.insert(super::now::no_vote_ru(id).to_string());
     }

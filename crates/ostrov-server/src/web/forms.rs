@@ -29,7 +29,8 @@ impl Shape {
     fn of(act: Act, aim: &Aim) -> Shape {
         match aim {
             Aim::Nobody if act == Act::Ask => Shape::Text,
-            Aim::Nobody => Shape::Bare,
+            // A withdrawal has no form of its own: each order in force has its button.
+            Aim::Nobody | Aim::Orders(_) => Shape::Bare,
             Aim::One(_) => Shape::One { second: false },
             Aim::OneOrTwo(_) => Shape::One { second: true },
             Aim::TwoDifferent(_) => Shape::Two,
@@ -48,8 +49,10 @@ pub struct OrderForm {
     pub options: Vec<String>,
     /// For `From`: the players whose vote may be taken.
     pub from: Vec<String>,
-    /// What the player sent last today, in words.
+    /// The order of this kind in force today, in words.
     pub current: Option<String>,
+    /// Whether the order in force may be withdrawn now (O-ORDER-4).
+    pub withdraw: bool,
     pub selected: Vec<String>,
     pub error: Option<String>,
 }
@@ -131,14 +134,25 @@ pub(crate) fn form_words(
 /// agreeing with the verb; a title that is a phrase is quoted («Приказ «Выбери меня!»
 /// принят»).
 pub(crate) fn accepted_ru(act: &str, title: &str) -> String {
+    agreeing(act, title, ["принят", "принята", "принято"])
+}
+
+/// «Голос отозван», «Проверка отозвана», «Лечение отозвано»: an order withdrawn
+/// (O-ORDER-4), agreeing as [`accepted_ru`].
+pub(crate) fn withdrawn_ru(act: &str, title: &str) -> String {
+    agreeing(act, title, ["отозван", "отозвана", "отозвано"])
+}
+
+/// `title` and the participle of its gender (masculine, feminine, neuter).
+fn agreeing(act: &str, title: &str, [m, f, n]: [&str; 3]) -> String {
     match act {
         "vote" | "megaphone" | "sentence" | "authority" | "swap" | "assault" | "bunker" | "exchange" | "light"
         | "ask" => {
-            format!("{title} принят")
+            format!("{title} {m}")
         }
-        "check" | "cancel" | "recharge" => format!("{title} принята"),
-        "kill" | "heal" => format!("{title} принято"),
-        _ => format!("Приказ «{title}» принят"),
+        "check" | "cancel" | "recharge" => format!("{title} {f}"),
+        "kill" | "heal" => format!("{title} {n}"),
+        _ => format!("Приказ «{title}» {m}"),
     }
 }
 
@@ -160,6 +174,13 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
     let voteless = m.vote_blocked(seat).is_some();
     let names = |ps: &[PlayerId]| -> Vec<String> { ps.iter().map(|q| st.name(*q).to_string()).collect() };
     let sent: &[OrderEntry] = live.file.days.get(day as usize - 1).map_or(&[], |d| &d.orders);
+    // The kinds in force are the engine's (R-ORDER-1, a withdrawal included: O-ORDER-4);
+    // the day's last entry of the kind says what it names and when it was sent.
+    let standing: Vec<Act> = m.standing_orders(seat).commands().iter().map(|c| c.act()).collect();
+    let withdrawable: &[Act] = match legal.iter().find(|l| l.act == Act::Withdraw).map(|l| &l.aim) {
+        Some(Aim::Orders(acts)) => acts,
+        _ => &[],
+    };
     let mut out = Vec::new();
     for &(act, title, hint) in ACTS {
         let Some(l) = legal.iter().find(|l| l.act == act) else { continue };
@@ -168,12 +189,19 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
         }
         let shape = Shape::of(act, &l.aim);
         let (options, from) = match &l.aim {
-            Aim::Nobody => (Vec::new(), Vec::new()),
+            Aim::Nobody | Aim::Orders(_) => (Vec::new(), Vec::new()),
             Aim::One(ts) | Aim::OneOrTwo(ts) | Aim::TwoDifferent(ts) => (names(ts), Vec::new()),
             Aim::FromTo { from, to } => (names(to), names(from)),
         };
+        let withdraw = withdrawable.contains(&act);
+        let in_force = standing.contains(&act);
         let act = act.id();
-        let last = sent.iter().enumerate().rev().find(|(_, o)| o.act == act && fold_name(&o.by) == fold_name(&me));
+        let last = sent
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, o)| o.act == act && fold_name(&o.by) == fold_name(&me))
+            .filter(|_| in_force);
         let mut selected = Vec::new();
         let current = last.map(|(i, o)| {
             let mut named: Vec<String> = Vec::new();
@@ -210,7 +238,7 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
         let pl = st.player(seat);
         let (title, hint) = form_words(act, title, hint, pl.role, pl.item.map(|h| h.item));
         let error = error.filter(|(a, _)| *a == act).map(|(_, m)| m.to_string());
-        out.push(OrderForm { act, title, hint, shape, options, from, current, selected, error });
+        out.push(OrderForm { act, title, hint, shape, options, from, current, withdraw, selected, error });
     }
     out
 }
@@ -225,6 +253,8 @@ pub struct PostedOrder {
     pub target2: String,
     pub from: String,
     pub text: String,
+    /// A withdrawal's kind of order (O-ORDER-4).
+    pub what: String,
 }
 
 fn some(s: &str) -> Option<String> {
@@ -242,7 +272,8 @@ impl PostedOrder {
             (None, Some(b)) => (Some(b), None),
         };
         let text = if act == "ask" { some(&ostrov_engine::clean_line(&self.text)) } else { None };
-        OrderRequest { act, target, targets, from: some(&self.from), text, ..OrderRequest::default() }
+        let what = some(&self.what);
+        OrderRequest { act, target, targets, from: some(&self.from), text, what, ..OrderRequest::default() }
     }
 }
 
@@ -279,7 +310,7 @@ mod tests {
                 match &l.aim {
                     Aim::One(ts) | Aim::OneOrTwo(ts) | Aim::TwoDifferent(ts) => assert_eq!(f.options, named(ts)),
                     Aim::FromTo { from, to } => assert_eq!((&f.from, &f.options), (&named(from), &named(to))),
-                    Aim::Nobody => assert!(f.options.is_empty()),
+                    Aim::Nobody | Aim::Orders(_) => assert!(f.options.is_empty()),
                 }
             }
         }

@@ -254,6 +254,12 @@ pub fn render_game_page<'a>(
         let f = forms.iter().find(|f| f.act == act)?;
         Some(format!("{}: {}.", super::forms::accepted_ru(f.act, &f.title), f.current.as_ref()?))
     });
+    // O-ORDER-4: «Голос отозван.», once nothing of the kind is in force.
+    let confirm = confirm.or_else(|| {
+        let act = notes.done.strip_prefix("withdraw-")?;
+        let f = forms.iter().find(|f| f.act == act && f.current.is_none())?;
+        Some(format!("{}.", super::forms::withdrawn_ru(f.act, &f.title)))
+    });
     let host = (viewer == Viewer::Host)
         .then(|| host_panel(live, invite.clone().unwrap_or_default(), now, notes.pending, preview));
     let host_error = (viewer == Viewer::Host && !notes.key.is_empty() && notes.key.starts_with("host_"))
@@ -352,9 +358,14 @@ pub async fn order<S: Store>(
     v.check(&f.csrf)?;
     let Path(id) = p.map_err(ApiError::from)?;
     let act = f.act.trim().to_string();
+    // A withdrawal is confirmed, and refused, on its kind of order.
+    let (done, act) = match ostrov_engine::Act::parse(&act) {
+        Some(ostrov_engine::Act::Withdraw) => ("withdraw", f.what.trim().to_string()),
+        _ => ("order", act),
+    };
     match service::send_order(&st, id, user, f.body()).await {
         // The page confirms it where the reader's focus goes (issue 30, point 13).
-        Ok(_) => Ok(to(&format!("/games/{id}?done=order-{}#confirm", super::account::percent(&act)))),
+        Ok(_) => Ok(to(&format!("/games/{id}?done={done}-{}#confirm", super::account::percent(&act)))),
         Err(e @ ApiError::Internal(_)) => Err(e.into()),
         Err(ApiError::Forbidden) => Err(ApiError::Forbidden.into()),
         Err(e) => render(&st, &v, id, Notes::error(&act, e.message())).await,

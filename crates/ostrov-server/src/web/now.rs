@@ -1,6 +1,6 @@
 //! The top of the game page (issue 30, points 7–9): for a player, what to do now — the
 //! countdown to the next deadline (right without JavaScript; app.js only ticks it), what
-//! is not sent yet, the orders in force with a link to change each, why there is no vote
+//! is not sent yet, the orders in force with a link to change each and a button to withdraw it, why there is no vote
 //! form today, what the role and the item do — and for everyone, the last resolution's
 //! summary with a link to its newspaper. Everything comes from the viewer's
 //! [`GameView`] (the engine's `sight`, `unsent`, `vote_blocked`) and the order forms.
@@ -33,6 +33,8 @@ pub struct InForce {
     pub act: &'static str,
     pub title: String,
     pub current: String,
+    /// Whether it may be withdrawn now (O-ORDER-4): the page gives it a button «Отозвать».
+    pub withdraw: bool,
 }
 
 /// A line of the rule book next to the role or the item, with its anchor on /rules.
@@ -106,7 +108,10 @@ pub fn now(game: &GameView, forms: &[OrderForm]) -> Option<Now> {
         .collect();
     let in_force = forms
         .iter()
-        .filter_map(|f| f.current.as_ref().map(|c| InForce { act: f.act, title: f.title.clone(), current: c.clone() }))
+        .filter_map(|f| {
+            let current = f.current.clone()?;
+            Some(InForce { act: f.act, title: f.title.clone(), current, withdraw: f.withdraw })
+        })
         .collect();
     let role = Role::parse(you.role.id).map(|r| RuleLine { anchor: format!("role-{}", r.id()), text: role_text(r) });
     let item = you
