@@ -1,4 +1,4 @@
-//! Practice games on a fast clock (issue 32, point 4): `"schedule": {"day_minutes": N}`
+//! Practice games on a fast clock (issue 32, point 4; O-CLOCK-1): `"schedule": {"day_minutes": N}`
 //! runs the 22:00 → 13:00 → 21:00 cycle in N real minutes. With N = 24 a game hour is a
 //! real minute: the scheduler, the deadlines, the newspapers, the countdown and the host's
 //! «open the next day now» run as in a calendar game, and the exported game file (each
