@@ -49,32 +49,30 @@ fn pct(s: &Share) -> String {
 /// One setup's lines.
 fn setup_ru(s: &SetupView, games: u64, lang: Lang) -> String {
     let n = s.players;
-    let mut out = match lang {
-        Lang::Ru => format!(
-            "{n} {}: {}\n  на сервере: {} {}; мирные {} ({}), оборотни {} ({}), хомяк {}, ничья {}\n",
-            plural::form(n, "игрок", "игрока", "игроков"),
-            s.roles_ru,
-            s.games,
+    let (title, server, games_word, [town, pack, hamster, draw]) = match lang {
+        Lang::Ru => (
+            format!("{n} {}: {}", plural::form(n, "игрок", "игрока", "игроков"), s.roles_ru),
+            "на сервере",
             plural::form(s.games, "игра", "игры", "игр"),
-            s.civilians.wins,
-            pct(&s.civilians),
-            s.werewolves.wins,
-            pct(&s.werewolves),
-            s.hamster.wins,
-            s.draw.wins,
+            ["мирные", "оборотни", "хомяк", "ничья"],
         ),
-        Lang::English => format!(
-            "{n} players: {}\n  on the server: {} games; civilians {} ({}), werewolves {} ({}), hamster {}, draw {}\n",
-            s.key,
-            s.games,
-            s.civilians.wins,
-            pct(&s.civilians),
-            s.werewolves.wins,
-            pct(&s.werewolves),
-            s.hamster.wins,
-            s.draw.wins,
+        Lang::English => (
+            format!("{n} players: {}", s.key),
+            "on the server",
+            "games",
+            ["civilians", "werewolves", "hamster", "draw"],
         ),
     };
+    let mut out = format!(
+        "{title}\n  {server}: {} {games_word}; {town} {} ({}), {pack} {} ({}), {hamster} {}, {draw} {}\n",
+        s.games,
+        s.civilians.wins,
+        pct(&s.civilians),
+        s.werewolves.wins,
+        pct(&s.werewolves),
+        s.hamster.wins,
+        s.draw.wins,
+    );
     if let Some(p) = &s.predicted {
         out += &match lang {
             Lang::Ru => format!(
