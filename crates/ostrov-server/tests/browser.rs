@@ -597,3 +597,50 @@ fn a_day_in_a_real_browser() {
     assert!(axe.is_empty(), "axe-core found:\n{}", axe.join("\n"));
     assert!(small.is_empty(), "tap targets under 44 px:\n{}", small.join("\n"));
 }
+
+/// Issue 33: a finished game's review and a player's record at 360 px, with axe-core;
+/// screenshots `review-360.png` and `record-360.png`. The game is played over the API
+/// (the host resolves each day early, opening the next at once) to its end.
+#[test]
+fn a_review_and_a_record_at_360_px() {
+    let required = std::env::var("OSTROV_BROWSER_TESTS").is_ok_and(|v| v == "1");
+    let (Some(chromedriver), Some(browser)) =
+        (which("chromedriver"), which("chromium").or_else(|| which("chromium-browser")))
+    else {
+        assert!(!required, "OSTROV_BROWSER_TESTS=1 but chromium or chromedriver is not installed");
+        println!("browser test skipped: no chromedriver/chromium on PATH (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let server = Server::start();
+    let mut host = server.user("Летописец");
+    let g = host.post("/api/games", json!({"title": "Разбор", "slots": 5, "seed": 7})).unwrap().json();
+    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
+    server.join_all(&invite, &NAMES[..5]);
+    server.clock.set(START);
+    assert_eq!(host.post(&format!("/api/games/{id}/start"), json!({})).unwrap().status, 200);
+    for _ in 0..40 {
+        let g = host.post(&format!("/api/games/{id}/host/resolve"), json!({})).unwrap().json();
+        if g["game"]["status"] == "over" {
+            break;
+        }
+        let r = host.post(&format!("/api/games/{id}/host/open"), json!({})).unwrap();
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let over = host.get(&format!("/api/games/{id}")).unwrap().json();
+    assert_eq!(over["status"], "over", "{over}");
+
+    let d = Driver::start(&chromedriver, &browser, format!("http://{}", server.addr));
+    let mut axe = Vec::new();
+    d.log_in(NAMES[0]);
+    d.width(360);
+    d.go(&format!("/games/{id}/review"));
+    d.wait_for("День 1");
+    d.axe("разбор игры, 360 px", &mut axe);
+    d.shoot("review", 360);
+    d.width(360);
+    d.go(&format!("/users/{}", NAMES[0]));
+    d.wait_for(NAMES[0]);
+    d.axe("игрок, 360 px", &mut axe);
+    d.shoot("record", 360);
+    assert!(axe.is_empty(), "axe-core found:\n{}", axe.join("\n"));
+}

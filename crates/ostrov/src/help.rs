@@ -85,7 +85,8 @@ const COMMANDS: &[CommandRu] = &[
 Примеры:
   ostrov simulate --players 15 --games 100000 --bots random
   ostrov simulate --players 12 --setup \"werewolf=3,seer,nurse\" --bots sensible --json
-  ostrov simulate --file game.toml --games 20000",
+  ostrov simulate --file game.toml --games 20000
+  ostrov simulate --db ostrov.db --games 3000   # расклады сервера против симулятора",
         ),
     },
     CommandRu {
@@ -237,6 +238,13 @@ const ARGS: &[ArgRu] = &[
     arg("simulate", "no_items", "", "Без вещей (пустая колода)."),
     arg("simulate", "json", "", "Напечатать итог в JSON."),
     arg("simulate", "svg", "ФАЙЛ", "Записать SVG-диаграмму побед сторон по дням."),
+    arg(
+        "simulate",
+        "db",
+        "БАЗА",
+        "База сервера (файл SQLite или адрес postgres://): для каждого расклада, сыгранного в открытых играх \
+         сервера, — число игр и победы сторон с интервалом рядом с предсказанием симулятора (--games партий).",
+    ),
     // suggest
     arg("suggest", "players", "N", "Число игроков."),
     arg("suggest", "games", "N", "Партий на кандидата в отборочном круге."),

@@ -4,6 +4,7 @@ mod backup;
 mod help;
 mod new;
 mod next;
+mod observed;
 mod resolve;
 mod serve;
 mod simulate;

@@ -18,6 +18,7 @@ use crate::Failure;
 ///   ostrov simulate --players 15 --games 100000 --bots random
 ///   ostrov simulate --players 12 --setup "werewolf=3,seer,nurse" --bots sensible --json
 ///   ostrov simulate --file game.toml --games 20000
+///   ostrov simulate --db ostrov.db --games 3000
 #[derive(clap::Args)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -60,6 +61,10 @@ pub struct Args {
     /// Write an SVG chart of win rates by day.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// A server's database (a SQLite file or a postgres:// URL): for each setup played
+    /// there, the games observed and each side's wins beside the simulator's prediction.
+    #[arg(long, value_name = "DB", conflicts_with_all = ["file", "setup", "players", "svg"])]
+    pub db: Option<String>,
 }
 
 /// Where the played setup came from, for the first lines of the output.
@@ -149,6 +154,9 @@ fn setup_line(cfg: &Config, source: &Source, lang: Lang) -> String {
 }
 
 pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
+    if let Some(db) = &a.db {
+        return crate::observed::run(db, a.games, a.json, lang);
+    }
     let (cfg, source) = config(&a, lang)?;
     let start = std::time::Instant::now();
     let summary = if std::io::stderr().is_terminal() && !a.json {

@@ -45,6 +45,20 @@ pub fn games_for(seats: usize) -> u64 {
     (BALANCE_GAMES * 1600 / (s * s)).clamp(MIN_GAMES, BALANCE_GAMES)
 }
 
+/// The simulator's settings for `games` games of the roles `roles` with the deck and the
+/// house rules of `game` (the settings' placeholder game), the sensible bots and the
+/// hint's seed: the balance hint's and `ostrov simulate --db`'s.
+pub fn sim_config(roles: Vec<ostrov_engine::Role>, game: &ostrov_engine::Game, games: u64) -> ostrov_bots::Config {
+    ostrov_bots::Config {
+        roles,
+        rules: game.setup.rules.clone(),
+        deck: game.setup.deck.clone(),
+        games,
+        bots: ostrov_bots::BotKind::Sensible,
+        seed: 20261204,
+    }
+}
+
 /// Set when the request's future is dropped: its games stop.
 struct Hangup(Arc<AtomicBool>);
 
@@ -72,14 +86,7 @@ pub async fn estimate<S: Store>(
         return Ok(s);
     }
     let permit = st.hints.start(user)?;
-    let cfg = ostrov_bots::Config {
-        roles,
-        rules: game.setup.rules.clone(),
-        deck: game.setup.deck.clone(),
-        games: games_for(config.slots),
-        bots: ostrov_bots::BotKind::Sensible,
-        seed: 20261204,
-    };
+    let cfg = sim_config(roles, &game, games_for(config.slots));
     let gone = Arc::new(AtomicBool::new(false));
     let hangup = Hangup(gone.clone());
     let work = tokio::task::spawn_blocking(move || {

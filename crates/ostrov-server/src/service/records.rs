@@ -54,6 +54,45 @@ pub async fn setup_of<S: Store>(
     Ok(SetupView::all(&counts).into_iter().next())
 }
 
+/// Every setup played on the server (its open games), each beside the simulator's
+/// estimate of `games` games with the sensible bots (`ostrov simulate --db`): read from the
+/// stored results, never by folding a game; the games simulated here, not on a request.
+pub async fn against_simulator<S: Store>(store: &S, games: u64) -> Result<Vec<SetupView>, ApiError> {
+    let counts = store.setup_counts(None, None).await?;
+    let mut out = SetupView::all(&counts);
+    for s in &mut out {
+        let Some(config) = config_of(s) else { continue };
+        let (Ok(roles), Ok(game)) = (config.deal(config.slots), config.placeholder()) else { continue };
+        let cfg = super::balance::sim_config(roles, &game, games);
+        s.predicted = Some(predicted(&ostrov_bots::simulate_with(&cfg, &|_| {})));
+    }
+    Ok(out)
+}
+
+/// The settings of a setup played on the server, read back from its key (the roles, the
+/// deck, the house rules); `None` when the key does not read.
+fn config_of(s: &SetupView) -> Option<Config> {
+    let key: serde_json::Value = serde_json::from_str(&s.key).ok()?;
+    let setup = s
+        .roles
+        .iter()
+        .filter(|(id, n)| id.as_str() != "passenger" && **n > 0)
+        .map(|(id, n)| format!("{id}={n}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    Some(Config {
+        title: "расклад".into(),
+        slots: s.players as usize,
+        setup: (!setup.is_empty()).then_some(setup),
+        deck: serde_json::from_value(key["deck"].clone()).ok()?,
+        rules: serde_json::from_value(key["rules"].clone()).ok()?,
+        seed: None,
+        shuffle: false,
+        schedule: Default::default(),
+        visibility: Default::default(),
+    })
+}
+
 /// The simulator's town share of an estimate.
 pub fn predicted(s: &ostrov_bots::Summary) -> crate::results::Share {
     let c = &s.civilians;
