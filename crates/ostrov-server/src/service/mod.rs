@@ -12,13 +12,15 @@
 //! - [`balance`]: the simulator's estimate for a game's settings, bounded and cached;
 //! - [`records`]: players' records and the setups against reality, from stored results;
 //! - [`sightings`]: where seats' accounts come from, for the host (issue 30, point 5).
-//! - [`notify`]: linking a Telegram chat, the reminder setting.
+//! - [`notify`]: linking a Telegram chat, the reminder setting;
+//! - [`demo`]: the practice server's guests and their games (`ostrov demo`).
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
 //! shows the game afterwards it passes `show`, called on the game as it stands right
 //! after the change (under the game's lock), so what it renders is what the change made.
 
 pub mod balance;
+pub mod demo;
 pub mod desk;
 pub mod host;
 pub mod lobby;

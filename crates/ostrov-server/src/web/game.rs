@@ -151,6 +151,9 @@ pub struct GamePage<'a> {
     pub host: Option<HostPanel>,
     pub start_error: Option<String>,
     pub host_error: Option<(String, String)>,
+    /// A practice game of `ostrov demo`: its day's length in minutes, for the guide at the
+    /// top of its player's page.
+    pub practice: Option<u32>,
 }
 
 impl GamePage<'_> {
@@ -280,6 +283,7 @@ pub fn render_game_page<'a>(
         host,
         start_error: notes.get("start").map(str::to_string),
         host_error,
+        practice: None,
         game,
     }
 }
@@ -296,6 +300,7 @@ pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes
         .then(|| crate::preview::preview(&slot.live, &mut slot.preview).ok())
         .flatten();
     let mut p = render_game_page(v, &slot.live, invite, now, &notes, preview);
+    p.practice = st.demo.as_ref().filter(|d| d.hosts(slot.live.host)).map(|d| d.day_minutes);
     if slot.live.host == user {
         p.game.shared_access = Some(crate::service::sightings::shared(st, &slot.live).await?);
     }

@@ -12,6 +12,7 @@ mod account;
 mod assets;
 #[cfg(test)]
 mod corpus;
+mod demo;
 mod desk;
 mod forms;
 mod game;
