@@ -54,6 +54,7 @@ pub mod scheduler;
 pub mod service;
 pub mod streams;
 pub mod telegram;
+pub mod ticker;
 pub mod view;
 pub mod watcher;
 pub mod web;
@@ -72,7 +73,8 @@ pub use game::{Config, GameEvent, GameState, Status};
 pub use idempotency::RequestId;
 pub use outbox::spawn_notifier;
 pub use registry::Summary;
-pub use scheduler::{palms_penalties, run_due, spawn_scheduler};
+pub use scheduler::{palms_penalties, run_due};
+pub use ticker::spawn_scheduler;
 pub use watcher::spawn_watcher;
 
 /// Serves [`app`] on `listener` until the server stops, with the state's connection

@@ -21,7 +21,7 @@ use ostrov_store::AnyStore;
 use crate::app::AppState;
 use crate::client::Client;
 use crate::clock::Clock;
-use crate::scheduler::spawn_scheduler;
+use crate::ticker::spawn_scheduler;
 use crate::watcher::spawn_watcher;
 
 /// A clock that stands still until moved.

@@ -3,9 +3,9 @@
 //! a player's record ([`RecordView`]) and the setups against reality ([`SetupView`]) —
 //! so that neither folds a game.
 //!
-//! Seat bots: a seat played by a bot will have no record, and a game with bots in it will
-//! be counted apart from the setups' counts (docs/RULINGS.md O-RECORD-2). There are no
-//! seat bots on the server yet: every seat is an account, and every finished game counts.
+//! Seat bots (issue 32): a seat played by a bot has no record (no seat result), and a game
+//! with bots in it is counted apart from the setups people played: its setup key says how
+//! many bots sat at the table (docs/RULINGS.md O-RECORD-2).
 
 use std::collections::BTreeMap;
 
@@ -46,6 +46,7 @@ pub fn result_of(live: &GameState) -> Option<GameResult> {
         .members
         .iter()
         .enumerate()
+        .filter(|(_, member)| !member.is_bot())
         .map(|(i, member)| {
             let pl = st.player(ostrov_engine::PlayerId(i as u16));
             let side = pl.role.side();
@@ -60,7 +61,14 @@ pub fn result_of(live: &GameState) -> Option<GameResult> {
         .collect();
     Some(GameResult {
         game_id: live.id,
-        setup_key: setup_key(&live.config, &roles),
+        setup_key: match live.members.iter().filter(|m| m.is_bot()).count() {
+            0 => setup_key(&live.config, &roles),
+            bots => {
+                let mut key: serde_json::Value = serde_json::from_str(&setup_key(&live.config, &roles)).ok()?;
+                key["bots"] = bots.into();
+                key.to_string()
+            }
+        },
         winner: winner.id().to_string(),
         finished_at: live.days.last().and_then(|t| t.resolved_at).unwrap_or(0),
         private: !live.config.visibility.is_open(),

@@ -186,15 +186,3 @@ pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
     }
     st.games.evict_idle();
 }
-
-/// Starts the scheduler: every second, every game's due steps.
-pub fn spawn_scheduler<S: Store>(st: Arc<AppState<S>>) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let mut every = tokio::time::interval(std::time::Duration::from_millis(500));
-        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        loop {
-            every.tick().await;
-            tick(&st).await;
-        }
-    })
-}

@@ -107,6 +107,13 @@ pub struct PlayerView {
     /// the pages' Russian; not in the API's JSON.
     #[serde(skip)]
     pub gender: Option<Gender>,
+    /// A seat bot plays this seat (issue 32): public, as its name says.
+    #[serde(skip_serializing_if = "is_false")]
+    pub bot: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// An event as the game view names it.
@@ -187,6 +194,9 @@ pub struct GameView {
     pub slots: usize,
     pub schedule: crate::schedule::Schedule,
     pub members: Vec<String>,
+    /// The members that are seat bots (issue 32), in seat order: absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<String>,
     pub paused: bool,
     pub history: Vec<crate::game::PublicNote>,
     pub newspapers: Vec<PaperRef>,
@@ -289,6 +299,7 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
         slots: live.config.slots,
         schedule: live.config.schedule.clone(),
         members: live.members.iter().map(|m| m.name.clone()).collect(),
+        bots: live.members.iter().filter(|m| m.is_bot()).map(|m| m.name.clone()).collect(),
         paused: live.paused_at.is_some(),
         history: live.history.clone(),
         newspapers: published(live).into_iter().map(|(day, kind)| PaperRef { day, kind }).collect(),
@@ -327,6 +338,7 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
                 role: sight.role(q).then(|| RoleView::of(m, q)),
                 item: sight.item(q).then(|| ItemView::of(m, q)),
                 gender: m.state().who(q).gender(),
+                bot: live.members.get(q.index()).is_some_and(|m| m.is_bot()),
             }
         })
         .collect();

@@ -31,6 +31,8 @@ pub(super) enum Change {
     Replace(Box<Replacement>),
     Want { seat: usize, wanted: bool },
     Unflag(Box<Unflag>),
+    Bots(Vec<Member>),
+    Unseat(usize),
 }
 
 /// A decided withdrawal of a flag: the post, and, when the flag gave its author the

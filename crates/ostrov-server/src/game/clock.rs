@@ -46,11 +46,21 @@ impl GameState {
         })
     }
 
-    /// When the scheduler next has something to do (for a sleeping loop).
+    /// When the scheduler next has something to do (for a sleeping loop): a step, or a
+    /// bot's round ([`GameState::next_bot_at`]).
     pub fn next_due(&self) -> Option<i64> {
         if self.status != Status::Running || self.paused_at.is_some() {
             return None;
         }
+        let step = self.next_step();
+        match self.next_bot_at() {
+            Some(b) => Some(step.map_or(b, |s| s.min(b))),
+            None => step,
+        }
+    }
+
+    /// When the scheduler's next step is due.
+    fn next_step(&self) -> Option<i64> {
         match self.open_day() {
             Some(day) => {
                 let t = &self.days[day as usize - 1];

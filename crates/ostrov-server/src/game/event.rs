@@ -213,6 +213,21 @@ pub enum GameEvent {
     /// The host withdrew their flag on a post of the open day before the deadline; the
     /// penalty the flag gave (its `penalty` order) is withdrawn with it (O-FLAG-1).
     Unflagged { post: usize },
+    /// The host seated bots in free seats of the lobby (issue 32), in order.
+    BotsAdded { bots: Vec<BotSeat> },
+    /// The host took a bot's seat back before the start.
+    BotRemoved { name: String },
+}
+
+/// A seat bot as the lobby seats it: its own id in this game (negative: no account has
+/// it, nobody signs in as it), its name (which says it is a bot: «Бот Глеб») and its
+/// grammatical gender (`m` or `f`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotSeat {
+    pub user: i64,
+    pub name: String,
+    pub gender: String,
 }
 
 fn is_false(b: &bool) -> bool {

@@ -71,6 +71,8 @@ impl GameState {
             }
             GameEvent::Wanted { seat, wanted } => everyone(self.decide_wanted(seat, *wanted)?),
             GameEvent::Unflagged { post } => everyone(self.decide_unflag(*post)?),
+            GameEvent::BotsAdded { bots } => everyone(self.decide_bots(bots)?),
+            GameEvent::BotRemoved { name } => everyone(self.decide_unbot(name)?),
         })
     }
 
@@ -93,6 +95,8 @@ impl GameState {
             Change::Replace(r) => self.evolve_replace(*r),
             Change::Want { seat, wanted } => self.evolve_wanted(seat, wanted),
             Change::Unflag(u) => self.evolve_unflag(*u, at),
+            Change::Bots(m) => self.evolve_bots(m),
+            Change::Unseat(i) => self.evolve_unbot(i),
         }
         self.changes.count(d.audience);
     }

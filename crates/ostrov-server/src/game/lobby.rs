@@ -58,7 +58,8 @@ impl GameState {
                 .skip(1)
                 .filter(|f| {
                     let k = skeleton(f);
-                    !ostrov_engine::ru::is_form_of(name, f)
+                    // A bot's forms are the server's own («Бота Глеба»), not a player's.
+                    !(self.members[i].is_bot() || ostrov_engine::ru::is_form_of(name, f))
                         || host.as_ref() == Some(&k)
                         || printed.iter().enumerate().any(|(j, keys)| j != i && keys.contains(&k))
                 })
@@ -122,6 +123,6 @@ impl GameState {
         if self.members.iter().any(|m| fold_name(&m.name) == f) {
             return Err(state("name_taken", format!("Имя «{name}» в этой игре уже занято.")));
         }
-        Ok(Member { user, name: name.to_string() })
+        Ok(Member { user, name: name.to_string(), bot: None })
     }
 }

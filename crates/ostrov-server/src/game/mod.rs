@@ -15,8 +15,10 @@
 //! - [`table`]: the engine's match: the start, days opening, orders, 13:00, 21:00, fixes;
 //! - [`clock`]: deadlines, extensions, pauses and what the scheduler runs when;
 //! - [`talk`]: the day's thread and the pack's chat, the host's flags;
-//! - [`seats`]: substitutes and the host's call for one.
+//! - [`seats`]: substitutes and the host's call for one;
+//! - [`bots`]: seat bots in the lobby, and when each runs its rounds of the day.
 
+pub mod bots;
 pub mod change;
 pub mod clock;
 pub mod event;
@@ -30,8 +32,8 @@ pub mod talk;
 
 pub use change::Decision;
 pub use event::{
-    Config, Fix, GameEvent, Post, Room, SeatSpeech, Visibility, MAX_POST, MAX_POSTS_PER_DAY, MAX_POSTS_PER_GAME,
-    MAX_SLOTS, MAX_SPECTATOR_POSTS_PER_GAME,
+    BotSeat, Config, Fix, GameEvent, Post, Room, SeatSpeech, Visibility, MAX_POST, MAX_POSTS_PER_DAY,
+    MAX_POSTS_PER_GAME, MAX_SLOTS, MAX_SPECTATOR_POSTS_PER_GAME,
 };
 pub use posts::Posted;
 pub use state::{Audience, ChangeCounts, DayTimes, GameState, Member, PublicNote, Refused, Replacement, Status};

@@ -60,6 +60,7 @@ impl GameState {
         let text = replaced_ru(self, r.seat, &r.name);
         self.history.push(PublicNote { at: r.at, day: r.day, text });
         self.members[r.seat].user = r.to;
+        self.members[r.seat].bot = None;
         self.wanted.retain(|w| *w != r.seat);
         self.replaced.push(r);
     }

@@ -26,6 +26,15 @@ pub enum Status {
 pub struct Member {
     pub user: i64,
     pub name: String,
+    /// A seat bot's gender (`m` or `f`); `None` for a person's seat.
+    pub bot: Option<String>,
+}
+
+impl Member {
+    /// Whether a bot holds the seat.
+    pub fn is_bot(&self) -> bool {
+        self.bot.is_some()
+    }
 }
 
 /// The times of one day.
@@ -192,6 +201,13 @@ pub struct GameState {
     pub replaced: Vec<Replacement>,
     /// The seats (by index, in order) the host calls for a substitute for.
     pub wanted: Vec<usize>,
+    /// How many bots the host has seated in this game so far (taken back ones too): the
+    /// next bot's id, and what the lobby's cap counts.
+    pub bots_added: usize,
+    /// The bots' rounds of orders and posts already run (day, seat, round), kept by the
+    /// server, not by the fold: after a restart a round runs again and sends the same
+    /// requests, which the log answers as already stored.
+    pub bot_rounds: std::collections::BTreeSet<(u32, usize, u8)>,
 }
 
 impl GameState {
@@ -226,6 +242,8 @@ impl GameState {
             dropped_forms: Vec::new(),
             replaced: Vec::new(),
             wanted: Vec::new(),
+            bots_added: 0,
+            bot_rounds: Default::default(),
         })
     }
 

@@ -145,7 +145,7 @@ fn colliding_or_foreign_name_forms_are_dropped_at_the_start() {
     live.members = ["Вика", "Bики", "Лёва", "Гоша"]
         .iter()
         .enumerate()
-        .map(|(i, n)| Member { user: i as i64, name: n.to_string() })
+        .map(|(i, n)| Member { user: i as i64, name: n.to_string(), bot: None })
         .collect();
     let forms = |f: [&str; 6]| Some(f.iter().map(|s| s.to_string()).collect::<Vec<_>>());
     let lev = || SeatSpeech {

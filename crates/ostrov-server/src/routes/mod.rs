@@ -3,6 +3,7 @@
 //! account's notifications (the Telegram link, the reminder).
 //! Each handler parses its request, calls [`crate::service`] and renders the answer.
 
+mod bots;
 mod desk;
 mod extract;
 mod games;
@@ -14,7 +15,7 @@ mod users;
 
 use std::sync::Arc;
 
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::Router;
 use ostrov_store::Store;
 
@@ -29,6 +30,8 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/invites/{invite}", get(games::invite::<S>))
         .route("/invites/{invite}/join", post(games::join::<S>))
         .route("/games/{id}/start", post(games::start::<S>))
+        .route("/games/{id}/bots", post(bots::add::<S>))
+        .route("/games/{id}/bots/{name}", delete(bots::remove::<S>))
         .route("/games/{id}/orders", get(orders::mine::<S>).post(orders::send::<S>))
         .route("/games/{id}/inbox", get(papers::inbox::<S>))
         .route("/games/{id}/newspapers", get(papers::list::<S>))

@@ -138,13 +138,8 @@ async fn practice_game<S: Store>(st: &Arc<AppState<S>>, d: &Demo, user: i64, nam
     let (created, ()) = super::lobby::store_game(st, d.host, config, |_, _| ()).await?;
     let seat = demo::guest_seat(name).map(str::to_string);
     super::lobby::join(st, user, &created.invite, seat, None, |_, _| ()).await?;
-    seat_bots(st, d, created.id).await?;
+    super::bots::add_bots(st, d.host, created.id, demo::BOTS).await?;
     super::lobby::start(st, d.host, created.id, |_, _| ()).await?;
     Ok(created.id)
 }
 
-/// The bots take every free seat of practice game `id`.
-async fn seat_bots<S: Store>(st: &Arc<AppState<S>>, d: &Demo, id: i64) -> Result<(), ApiError> {
-    let _ = (st, d, id);
-    Ok(())
-}

@@ -183,7 +183,10 @@ pub async fn start<S: Store, T>(
     let roles = roles.iter().map(|r| r.id().to_string()).collect();
     let mut speech = Vec::with_capacity(n);
     for m in &slot.live.members {
-        speech.push(seat_speech(st.store.user_by_id(m.user).await?, &m.name));
+        speech.push(match &m.bot {
+            Some(gender) => super::bots::bot_speech(&m.name, gender),
+            None => seat_speech(st.store.user_by_id(m.user).await?, &m.name),
+        });
     }
     // No seat is printed under a form that is another's, or the host's (issue 28, point 6).
     let host_name = st.store.user_by_id(user).await?.map(|u| u.name);

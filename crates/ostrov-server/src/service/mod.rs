@@ -1,6 +1,6 @@
 //! The server's use cases, one function each, over typed input: what every front-end
 //! calls — the JSON API ([`crate::routes`]), the web pages ([`crate::web`]), and the
-//! Telegram bot and seat bots to come. A front-end parses its request into these types,
+//! Telegram bot and the seat bots. A front-end parses its request into these types,
 //! calls the service, and renders what it returns; the checks, the commit and the
 //! idempotency of a request are here, once.
 //!
@@ -13,6 +13,7 @@
 //! - [`records`]: players' records and the setups against reality, from stored results;
 //! - [`sightings`]: where seats' accounts come from, for the host (issue 30, point 5).
 //! - [`notify`]: linking a Telegram chat, the reminder setting;
+//! - [`bots`]: seat bots: seated by the host, playing and speaking through the services above;
 //! - [`demo`]: the practice server's guests and their games (`ostrov demo`).
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
@@ -20,6 +21,8 @@
 //! after the change (under the game's lock), so what it renders is what the change made.
 
 pub mod balance;
+mod bot_talk;
+pub mod bots;
 pub mod demo;
 pub mod desk;
 pub mod host;

@@ -18,7 +18,7 @@ use crate::game::{GameEvent, Status};
 
 /// An order as a player sends it: the fields of GAME_FILE.md's orders, without `by` and
 /// `at` (the server knows who and when).
-#[derive(Deserialize, Serialize, Default)]
+#[derive(Debug, Deserialize, Serialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct OrderRequest {
     pub act: String,

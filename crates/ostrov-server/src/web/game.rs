@@ -150,6 +150,10 @@ pub struct GamePage<'a> {
     pub pack_thread: Option<ThreadView>,
     pub host: Option<HostPanel>,
     pub start_error: Option<String>,
+    /// A refusal of the lobby's bot forms (issue 32).
+    pub bots_error: Option<String>,
+    /// The lobby's free seats: what the «Посадить ботов» form may fill.
+    pub free: usize,
     pub host_error: Option<(String, String)>,
     /// A practice game of `ostrov demo`: its day's length in minutes, for the guide at the
     /// top of its player's page.
@@ -282,6 +286,8 @@ pub fn render_game_page<'a>(
         pack_thread,
         host,
         start_error: notes.get("start").map(str::to_string),
+        bots_error: notes.get("bots").map(str::to_string),
+        free: live.config.slots.saturating_sub(live.members.len()),
         host_error,
         practice: None,
         game,

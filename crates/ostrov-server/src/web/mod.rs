@@ -10,6 +10,7 @@
 
 mod account;
 mod assets;
+mod bots;
 #[cfg(test)]
 mod corpus;
 mod demo;
@@ -59,6 +60,8 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/join/{invite}", get(lobby::invite_page::<S>).post(lobby::join::<S>))
         .route("/games/{id}", get(game::show::<S>))
         .route("/games/{id}/start", post(lobby::start::<S>))
+        .route("/games/{id}/bots", post(bots::add::<S>))
+        .route("/games/{id}/bots/remove", post(bots::remove::<S>))
         .route("/games/{id}/order", post(game::order::<S>))
         .route("/games/{id}/host", post(host::host::<S>))
         .route("/games/{id}/thread", get(thread::fragment::<S>).post(talk::post::<S>))
