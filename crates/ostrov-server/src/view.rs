@@ -8,7 +8,6 @@ use ostrov_engine::{Death, Match, OrderEntry, PlayerId, Speech};
 use serde::Serialize;
 
 use crate::game::{GameState, Status};
-use crate::schedule::GRACE;
 
 /// Who is looking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,7 +352,7 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
             phase: if t.midday_done { "afternoon" } else { "morning" },
             midday: (!t.midday_done).then(|| live.times.show(t.midday_at + shift)),
             deadline: live.times.show(t.deadline_at + shift),
-            orders_until: live.times.show(t.deadline_at + shift + GRACE - 1),
+            orders_until: live.times.show(t.deadline_at + shift + live.times.grace() - 1),
         });
     } else if let Some(o) = live.next_open_at {
         v.next_day_opens = Some(live.times.show(o));

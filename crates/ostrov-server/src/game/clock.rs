@@ -6,7 +6,6 @@ use ostrov_engine::{Clock, Refusal};
 use super::change::Change;
 use super::event::GameEvent;
 use super::state::{state, GameState, PublicNote, Refused, Status};
-use crate::schedule::GRACE;
 
 impl GameState {
     /// The pause so far, to be added to pending times.
@@ -27,10 +26,10 @@ impl GameState {
         }
         if let Some(day) = self.open_day() {
             let t = &self.days[day as usize - 1];
-            if !t.midday_done && now >= t.midday_at + GRACE && t.midday_at < t.deadline_at {
+            if !t.midday_done && now >= t.midday_at + self.times.grace() && t.midday_at < t.deadline_at {
                 return Some(GameEvent::Midday { day, early: false });
             }
-            if now >= t.deadline_at + GRACE {
+            if now >= t.deadline_at + self.times.grace() {
                 if let Some(p) = self.palms_due(now) {
                     return Some(p);
                 }
@@ -64,7 +63,7 @@ impl GameState {
         match self.open_day() {
             Some(day) => {
                 let t = &self.days[day as usize - 1];
-                Some(if t.midday_done { t.deadline_at } else { t.midday_at.min(t.deadline_at) } + GRACE)
+                Some(if t.midday_done { t.deadline_at } else { t.midday_at.min(t.deadline_at) } + self.times.grace())
             }
             None => self.next_open_at,
         }
@@ -86,7 +85,7 @@ impl GameState {
         let day = self.open_day().ok_or_else(late)?;
         let t = &self.days[day as usize - 1];
         let deadline = self.deadline(now).unwrap_or(t.deadline_at);
-        if now >= deadline + GRACE {
+        if now >= deadline + self.times.grace() {
             return Err(late());
         }
         Ok((day, self.times.clock(now, deadline, t.midday_done).max(self.last_at(day))))

@@ -11,10 +11,10 @@ impl GameState {
     /// and says which game and which entry, in the server's words (the host sees the game
     /// fail to load rather than a game that silently differs from its log).
     pub fn fold(id: i64, host: i64, log: &[(i64, GameEvent)]) -> Result<GameState, String> {
-        let Some((_, GameEvent::Created(config))) = log.first() else {
+        let Some((created, GameEvent::Created(config))) = log.first() else {
             return Err(format!("game {id}: the log does not start with `created`"));
         };
-        let mut g = GameState::new(id, host, config.clone())?;
+        let mut g = GameState::created(id, host, config.clone(), *created)?;
         g.seq = 1;
         for (at, ev) in &log[1..] {
             g.seq += 1;

@@ -247,6 +247,13 @@ impl GameState {
         })
     }
 
+    /// A game from its `created` event at `at` (where a fast clock starts).
+    pub fn created(id: i64, host: i64, config: Config, at: i64) -> Result<GameState, String> {
+        let mut g = GameState::new(id, host, config)?;
+        g.times = g.times.anchored(at);
+        Ok(g)
+    }
+
     /// The open day's number, if a day is open.
     pub fn open_day(&self) -> Option<u32> {
         let d = self.days.len();

@@ -11,7 +11,6 @@ use ostrov_engine::{
 use super::change::{Accepted, Change, Opening, Started};
 use super::event::{Fix, GameEvent, SeatSpeech};
 use super::state::{state, Audience, DayTimes, GameState, PublicNote, Refused, Status};
-use crate::schedule::GRACE;
 
 /// A stored order's `at`.
 fn at_of(v: &serde_json::Value) -> Option<Clock> {
@@ -293,7 +292,7 @@ impl GameState {
             // resolution when the host resolved early); a resolution caught up after
             // downtime opens the next day at once (O-SERVER-3).
             let t = &self.days[day as usize - 1];
-            let base = if early { at } else { at.min(t.deadline_at + GRACE) };
+            let base = if early { at } else { at.min(t.deadline_at + self.times.grace()) };
             self.next_open_at = Some(self.times.next_open(base));
         }
         if early {

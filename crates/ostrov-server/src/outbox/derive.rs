@@ -203,7 +203,7 @@ pub fn missing(live: &GameState, p: PlayerId, now: i64) -> Vec<&'static str> {
 }
 
 /// The reminders due at `now` in a running game: to each living seat whose account's
-/// setting (`hours_of`, hours before the deadline; 0: off) has come and who has not sent
+/// setting (`hours_of`, hours of the game's time before the deadline, scaled on a fast clock; 0: off) has come and who has not sent
 /// its vote or night order.
 pub fn reminders(live: &GameState, now: i64, site: Option<&str>, hours_of: &dyn Fn(i64) -> i64) -> Vec<NewNotice> {
     let link = site.map(|s| format!("{}/games/{}", s.trim_end_matches('/'), live.id));
@@ -216,7 +216,7 @@ pub fn reminders(live: &GameState, now: i64, site: Option<&str>, hours_of: &dyn 
     for p in m.state().living() {
         let user = live.members[p.index()].user;
         let hours = hours_of(user);
-        if hours <= 0 || now < deadline - hours * 3600 || now >= deadline {
+        if hours <= 0 || now < deadline - live.times.span(hours * 3600) || now >= deadline {
             continue;
         }
         let todo = missing(live, p, now);

@@ -135,7 +135,7 @@ async fn remind<S: Store>(
     let Some(day) = live.open_day() else { return Ok(Vec::new()) };
     let deadline = live.days[day as usize - 1].deadline_at;
     let longest = REMIND_CHOICES.iter().max().copied().unwrap_or(6);
-    if now < deadline - longest * 3600 || now >= deadline {
+    if now < deadline - live.times.span(longest * 3600) || now >= deadline {
         return Ok(Vec::new());
     }
     // Each seat's account's setting, read once a tick.

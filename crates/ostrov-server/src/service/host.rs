@@ -198,7 +198,7 @@ pub async fn host_action<S: Store, T>(
             let current = live.days[day as usize - 1].deadline_at;
             let deadline_at = match deadline {
                 Deadline::At(t) => t,
-                Deadline::Later(m) if (1..=60 * 24 * 14).contains(&m) => current + m as i64 * 60,
+                Deadline::Later(m) if (1..=60 * 24 * 14).contains(&m) => current + live.times.span(m as i64 * 60),
                 Deadline::Later(_) => {
                     return Err(ApiError::BadRequest(
                         "Укажите либо deadline (время RFC 3339), либо minutes (от 1 до 20160).".into(),

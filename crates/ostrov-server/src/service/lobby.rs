@@ -112,7 +112,7 @@ pub(crate) async fn store_game<S: Store, T: Send + 'static>(
                 ostrov_store::Appended::New(1) => {}
                 other => return Err(ApiError::Internal(format!("game {id}: the created event: {other:?}"))),
             }
-            let mut live = GameState::new(id, user, config).map_err(ApiError::BadRequest)?;
+            let mut live = GameState::created(id, user, config, now).map_err(ApiError::BadRequest)?;
             live.seq = 1;
             let shown = show(&live, now);
             st.games.insert(id, user, LoadedGame::new(live, Default::default()));

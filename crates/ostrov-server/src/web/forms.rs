@@ -195,7 +195,7 @@ pub fn order_forms(live: &GameState, seat: PlayerId, now: i64, error: Option<(&s
             // clamped time (an order of the evening before is 00:00 there; issue 29, point 4).
             let at = match live.sent_at.get(day as usize - 1).and_then(|t| t.get(i)) {
                 Some(&t) => match live.times.short(t, now) {
-                    s if s.len() <= 5 => format!(" (в {s})"),
+                    s if !s.contains(',') => format!(" (в {s})"),
                     s => format!(" ({s})"),
                 },
                 None => o.at.as_ref().and_then(|v| v.as_str()).map(|s| format!(" (в {s})")).unwrap_or_default(),

@@ -19,7 +19,7 @@ use super::desk::{host_panel, FlagText, HostPanel, SeatText, TallyText};
 use super::forms::{order_forms, OrderForm, PostedOrder};
 use super::now::{Countdown, Now, Summary};
 use super::page::{page, to, Chrome, St, Visitor, WebError};
-use super::text::{death_ru, game_status, seats_ru, when, When};
+use super::text::{death_ru, game_status, game_time, seats_ru, when, When};
 use super::thread::{thread_view, RoomQuery, Shown, ThreadView};
 use crate::app::AppState;
 use crate::error::ApiError;
@@ -211,7 +211,7 @@ pub fn render_game_page<'a>(
             } else {
                 "первая половина дня (до 13:00)"
             },
-            midday: (!t.midday_done).then(|| when(t.midday_at, tz)),
+            midday: (!t.midday_done).then(|| game_time(&live.times, t.midday_at, now, || when(t.midday_at, tz))),
         }
     });
     let forms = match viewer {

@@ -136,6 +136,8 @@ pub struct CreateForm {
     open: String,
     midday: String,
     deadline: String,
+    /// A practice game's day in real minutes (issue 32, point 4); empty: a calendar day.
+    day_minutes: String,
     /// `open` (or empty) or `private` (O-PRIVATE-1).
     visibility: String,
     #[serde(flatten)]
@@ -284,11 +286,26 @@ fn config_of(f: &CreateForm) -> Result<Config, HashMap<&'static str, String>> {
         }
     };
     let rules = RulesEntry { tie, parity: f.parity.as_ref().map(|_| true), max_days, ..RulesEntry::default() };
+    let day_minutes = match f.day_minutes.trim() {
+        "" => None,
+        s => match s.parse::<u32>() {
+            Ok(n) if crate::schedule::FAST_MINUTES.contains(&n) => Some(n),
+            _ => {
+                let (lo, hi) = (crate::schedule::FAST_MINUTES.start(), crate::schedule::FAST_MINUTES.end());
+                errors.insert(
+                    "day_minutes",
+                    format!("Длина дня на быстрых часах — целое число минут от {lo} до {hi} (пусто — обычные сутки)."),
+                );
+                None
+            }
+        },
+    };
     let schedule = Schedule {
         tz: f.tz.trim().to_string(),
         open: f.open.trim().to_string(),
         midday: f.midday.trim().to_string(),
         deadline: f.deadline.trim().to_string(),
+        day_minutes,
     };
     if let Err(e) = schedule.check() {
         errors.insert("schedule", e);

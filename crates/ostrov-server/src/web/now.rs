@@ -9,7 +9,7 @@ use ostrov_engine::{Item, Role};
 
 use super::forms::OrderForm;
 use super::rules::{item_text, role_text};
-use super::text::{death_ru, left_ru, until, When};
+use super::text::{death_ru, game_time, left_ru, until, When};
 use crate::game::GameState;
 use crate::view::{GameView, PlayerView};
 
@@ -74,7 +74,7 @@ pub fn countdown(live: &GameState, game: &GameView, now: i64) -> Option<Countdow
     };
     Some(Countdown {
         what,
-        at: until(at, now, tz),
+        at: game_time(&live.times, at, now, || until(at, now, tz)),
         epoch: at,
         now,
         left: if paused { None } else { left_ru(at - now) },

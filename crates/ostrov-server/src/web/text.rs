@@ -56,6 +56,16 @@ pub fn until(t: i64, now: i64, tz: &str) -> When {
     When { iso, text: crate::schedule::until_ru(ts, n, &zone) }
 }
 
+/// A time of game `times` (a deadline, the 13:00 stage) read at `now`: on a calendar day
+/// `calendar` of it (the page's [`when`] or [`until`]), on a fast clock the game's time and
+/// the real time, «21:00 по часам игры (19:42:10 по московскому времени)» (issue 32, point 4).
+pub fn game_time(times: &crate::schedule::Times, t: i64, now: i64, calendar: impl FnOnce() -> When) -> When {
+    match times.day_minutes() {
+        Some(_) => When { iso: times.show(t), text: times.until(t, now) },
+        None => calendar(),
+    }
+}
+
 /// What is left until a deadline, briefly (the countdown of the game page; app.js words
 /// it the same way): «3 ч 12 мин», «45 мин», «2 дн. 3 ч», «меньше минуты»; `None` when
 /// nothing is left.
