@@ -32,8 +32,8 @@ pub const ALL_GUESTS_PER_HOUR: usize = 120;
 /// an idle guest's game to end.
 pub const MAX_DAYS: u32 = 12;
 
-/// The fewest minutes a practice day may last (the fast clock's least).
-pub const MIN_DAY_MINUTES: u32 = 3;
+/// The minutes a practice day may last: the fast clock's.
+pub const DAY_MINUTES: std::ops::RangeInclusive<u32> = crate::schedule::FAST_MINUTES;
 
 /// The account that hosts every practice game (nobody signs in as it).
 pub const HOST_NAME: &str = "Ведущий практики";
@@ -74,12 +74,12 @@ pub struct Demo {
 }
 
 impl Demo {
-    /// The settings of a practice server whose games `host` hosts, `day_minutes` a day (at
-    /// least [`MIN_DAY_MINUTES`]).
+    /// The settings of a practice server whose games `host` hosts, `day_minutes` a day
+    /// (within [`DAY_MINUTES`]).
     pub fn new(host: i64, day_minutes: u32) -> Demo {
         Demo {
             host,
-            day_minutes: day_minutes.max(MIN_DAY_MINUTES),
+            day_minutes: day_minutes.clamp(*DAY_MINUTES.start(), *DAY_MINUTES.end()),
             guests: Quota::new(GUESTS_PER_HOUR, 3600),
             all_guests: Quota::new(ALL_GUESTS_PER_HOUR, 3600),
         }
@@ -110,8 +110,7 @@ impl Demo {
 
 /// The schedule of a practice game: the fast clock, a day in `day_minutes` minutes.
 fn fast_schedule(day_minutes: u32) -> Schedule {
-    let _ = day_minutes;
-    Schedule::default()
+    Schedule { day_minutes: Some(day_minutes), ..Schedule::default() }
 }
 
 /// A guest's name: the account's (unique: the first name and a number, «Алиса 417») and

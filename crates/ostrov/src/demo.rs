@@ -19,8 +19,8 @@ pub struct Args {
     /// The address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     bind: String,
-    /// How many minutes a game day lasts (at least 3).
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(3..=1440))]
+    /// How many minutes a game day lasts (3 to 720).
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(3..=720))]
     day_minutes: u32,
     /// For tests: read the current time (Unix seconds) from this file instead of the clock.
     #[arg(long, hide = true)]

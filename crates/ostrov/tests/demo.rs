@@ -94,3 +94,48 @@ fn issue_32_guests_from_one_address_are_limited() {
     drop(node);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A whole practice game (issue 32): `ostrov demo --day-minutes 3` with the test clock, the
+/// guest voting each day and the bots playing, moved on 10 real seconds at a time until the
+/// game is over. Prints how long it took on the game's clock (days × 3 minutes: what a guest
+/// waits) and on the wall clock of the test.
+#[test]
+fn issue_32_a_whole_practice_game_ends_on_the_fast_clock() {
+    const MINUTES: i64 = 3;
+    let dir = temp_dir("demo-game");
+    let clock = dir.join("clock");
+    set_clock(&clock, T0);
+    let node = Node::demo(dir.join("ostrov-demo.db"), &clock, MINUTES as u32);
+    let (mut c, id) = arrive(&node);
+    let wall = std::time::Instant::now();
+    let (mut now, mut voted) = (T0, 0);
+    let g = loop {
+        let g = game(&mut c, id);
+        if g["status"] == "over" {
+            break g;
+        }
+        assert!(now - T0 < 13 * MINUTES * 60 + 600, "a practice game ends within 12 days: {g}");
+        let day = g["open"]["day"].as_i64().unwrap_or(0);
+        if day > voted && g["you"]["alive"] == true {
+            let target = g["players"].as_array().unwrap().iter().find(|p| p["bot"] == true && p["alive"] == true);
+            if let Some(t) = target {
+                let _ = c.post(&format!("/api/games/{id}/orders"), json!({"act": "vote", "target": t["name"]}));
+            }
+            voted = day;
+        }
+        now += 10;
+        set_clock(&clock, now);
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    };
+    let days = g["day"].as_i64().unwrap_or(voted);
+    println!(
+        "a practice game of {days} days ({}) took {} min {} s on the game's clock ({MINUTES}-minute days) and \
+         {:.1} s of the test's wall clock",
+        g["winner"],
+        (now - T0) / 60,
+        (now - T0) % 60,
+        wall.elapsed().as_secs_f64()
+    );
+    drop(node);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
