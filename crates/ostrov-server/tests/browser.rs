@@ -544,7 +544,8 @@ fn issue_32_a_practice_day_in_a_real_browser() {
     d.shoot("demo-start", 360);
 
     // The vote, for the first player offered, from the page.
-    let target = d.script("return document.querySelector('#order-vote select[name=target] option:nth-child(2)').value;");
+    let target =
+        d.script("return document.querySelector('#order-vote select[name=target] option:nth-child(2)').value;");
     let target = target.as_str().expect("a player to vote for").to_string();
     d.width(360);
     d.select("#order-vote", "target", &target);

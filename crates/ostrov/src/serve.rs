@@ -140,7 +140,9 @@ pub(crate) fn start(a: Args, lang: Lang, practice: Option<u32>) -> Result<(), Fa
         if let Some(minutes) = practice {
             ostrov_server::service::demo::enable(&mut state, minutes).await.map_err(|e| {
                 Failure(match lang {
-                    Lang::Ru => format!("не удалось подготовить практический сервер в базе данных {db}: {}", e.message()),
+                    Lang::Ru => {
+                        format!("не удалось подготовить практический сервер в базе данных {db}: {}", e.message())
+                    }
                     Lang::English => format!("cannot set up the practice server in the database {db}: {}", e.message()),
                 })
             })?;

@@ -105,10 +105,7 @@ async fn practice_games<S: Store>(
 async fn new_guest<S: Store>(st: &Arc<AppState<S>>, d: &Demo, addr: ClientAddr) -> Result<(i64, String), ApiError> {
     let now = st.clock.now();
     let busy = |wait: i64| {
-        ApiError::TooMany(
-            format!("Слишком много новых гостей. Попробуйте через {}.", retry_in(wait)),
-            wait,
-        )
+        ApiError::TooMany(format!("Слишком много новых гостей. Попробуйте через {}.", retry_in(wait)), wait)
     };
     if let Some(ip) = addr.0 {
         d.guests.take(ip, now).map_err(busy)?;
@@ -142,4 +139,3 @@ async fn practice_game<S: Store>(st: &Arc<AppState<S>>, d: &Demo, user: i64, nam
     super::lobby::start(st, d.host, created.id, |_, _| ()).await?;
     Ok(created.id)
 }
-
