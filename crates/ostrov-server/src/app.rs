@@ -72,6 +72,9 @@ pub struct AppState<S: Store> {
     pub notifier: crate::notify::Notifier,
     /// Telegram link codes per account per hour.
     pub link_codes: ratelimit::Quota<i64>,
+    /// A practice server's settings (`ostrov demo`): `None` on a game server, which has
+    /// no guests.
+    pub demo: Option<crate::demo::Demo>,
 }
 
 impl<S: Store> AppState<S> {
@@ -108,6 +111,7 @@ impl<S: Store> AppState<S> {
             notify: Default::default(),
             notifier: crate::notify::Notifier::new(),
             link_codes: ratelimit::Quota::new(crate::notify::CODES_PER_HOUR, 3600),
+            demo: None,
         })
     }
 }

@@ -26,6 +26,7 @@ pub mod chat;
 pub mod client;
 pub mod clock;
 pub mod commit;
+pub mod demo;
 pub mod desk;
 pub mod error;
 pub mod extract;

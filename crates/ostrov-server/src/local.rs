@@ -72,6 +72,22 @@ impl LocalServer {
         limits: crate::net::Limits,
         notify: crate::notify::Settings,
     ) -> Result<LocalServer, String> {
+        LocalServer::start_as(db, clock, limits, notify, None)
+    }
+
+    /// A practice server (`ostrov demo`), a day lasting `day_minutes`.
+    pub fn start_demo(db: &str, clock: Arc<dyn Clock>, day_minutes: u32) -> Result<LocalServer, String> {
+        let (limits, notify) = (crate::net::Limits::for_process(), crate::notify::Settings::default());
+        LocalServer::start_as(db, clock, limits, notify, Some(day_minutes))
+    }
+
+    fn start_as(
+        db: &str,
+        clock: Arc<dyn Clock>,
+        limits: crate::net::Limits,
+        notify: crate::notify::Settings,
+        practice: Option<u32>,
+    ) -> Result<LocalServer, String> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -85,6 +101,9 @@ impl LocalServer {
             state.signups = crate::ratelimit::Quota::new(0, 3600);
             state.limits = limits;
             state.notify = notify;
+            if let Some(minutes) = practice {
+                crate::service::demo::enable(&mut state, minutes).await.map_err(|e| e.message())?;
+            }
             let state = Arc::new(state);
             spawn_scheduler(state.clone());
             spawn_watcher(state.clone());

@@ -302,16 +302,23 @@ fn decode64(s: &str) -> Vec<u8> {
         .collect()
 }
 
-#[test]
-fn a_day_in_a_real_browser() {
+/// chromedriver and the browser, or `None` (and one line said) when they are not installed
+/// and OSTROV_BROWSER_TESTS=1 does not require them.
+fn browser_installed() -> Option<(String, String)> {
     let required = std::env::var("OSTROV_BROWSER_TESTS").is_ok_and(|v| v == "1");
     let (Some(chromedriver), Some(browser)) =
         (which("chromedriver"), which("chromium").or_else(|| which("chromium-browser")))
     else {
         assert!(!required, "OSTROV_BROWSER_TESTS=1 but chromium or chromedriver is not installed");
         println!("browser test skipped: no chromedriver/chromium on PATH (apt-get install chromium chromium-driver)");
-        return;
+        return None;
     };
+    Some((chromedriver, browser))
+}
+
+#[test]
+fn a_day_in_a_real_browser() {
+    let Some((chromedriver, browser)) = browser_installed() else { return };
     let server = Server::start();
     let d = Driver::start(&chromedriver, &browser, format!("http://{}", server.addr));
     // Every accessibility violation axe-core finds on a page visited (issue 30), and every
@@ -603,14 +610,7 @@ fn a_day_in_a_real_browser() {
 /// (the host resolves each day early, opening the next at once) to its end.
 #[test]
 fn a_review_and_a_record_at_360_px() {
-    let required = std::env::var("OSTROV_BROWSER_TESTS").is_ok_and(|v| v == "1");
-    let (Some(chromedriver), Some(browser)) =
-        (which("chromedriver"), which("chromium").or_else(|| which("chromium-browser")))
-    else {
-        assert!(!required, "OSTROV_BROWSER_TESTS=1 but chromium or chromedriver is not installed");
-        println!("browser test skipped: no chromedriver/chromium on PATH (apt-get install chromium chromium-driver)");
-        return;
-    };
+    let Some((chromedriver, browser)) = browser_installed() else { return };
     let server = Server::start();
     let mut host = server.user("Летописец");
     let g = host.post("/api/games", json!({"title": "Разбор", "slots": 5, "seed": 7})).unwrap().json();
@@ -642,5 +642,55 @@ fn a_review_and_a_record_at_360_px() {
     d.wait_for(NAMES[0]);
     d.axe("игрок, 360 px", &mut axe);
     d.shoot("record", 360);
+    assert!(axe.is_empty(), "axe-core found:\n{}", axe.join("\n"));
+}
+
+/// `ostrov demo` in a real browser at 360 px (issue 32): a fresh browser opens `/` and lands
+/// on its own practice game with the guide and bots at the table; the guest votes from the
+/// page; the day runs out on the fast clock (the test clock moved a practice day on) and the
+/// page shows the day's summary. Screenshots `target/screenshots/demo-*.png`, axe-core on
+/// each page.
+#[test]
+fn issue_32_a_practice_day_in_a_real_browser() {
+    let Some((chromedriver, browser)) = browser_installed() else { return };
+    const MINUTES: i64 = 3;
+    let server = Server::demo(MINUTES as u32);
+    server.clock.set(START);
+    let d = Driver::start(&chromedriver, &browser, format!("http://{}", server.addr));
+    let mut axe = Vec::new();
+    d.width(360);
+    d.go("/");
+    let s = d.wait_for("Практическая игра: коротко");
+    let game = d.url().split_once("/games/").map(|(_, id)| format!("/games/{id}")).expect("on a game page");
+    assert!(s.contains("Ваша роль — ") && s.contains("Что сделать сейчас: "), "{s}");
+    assert!(s.contains("отправить <strong>голос"), "the vote is still to send: {s}");
+    d.axe("практическая игра, 360 px", &mut axe);
+    d.shoot("demo-start", 360);
+
+    // The vote, for the first player offered, from the page.
+    let target =
+        d.script("return document.querySelector('#order-vote select[name=target] option:nth-child(2)').value;");
+    let target = target.as_str().expect("a player to vote for").to_string();
+    d.width(360);
+    d.select("#order-vote", "target", &target);
+    d.click("#order-vote button");
+    d.wait_for(&format!("Голос принят: {target}"));
+    d.axe("практическая игра, голос принят, 360 px", &mut axe);
+    d.shoot("demo-voted", 360);
+
+    // The practice day runs out: the scheduler resolves it and the page sums it up.
+    server.clock.advance(MINUTES * 60 + 5);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        d.go(&game);
+        if d.source().contains("Итоги дня 1") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "day 1 was never resolved: {}", d.source());
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    d.width(360);
+    d.axe("практическая игра после итогов, 360 px", &mut axe);
+    d.shoot("demo-evening", 360);
     assert!(axe.is_empty(), "axe-core found:\n{}", axe.join("\n"));
 }

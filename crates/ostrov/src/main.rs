@@ -1,6 +1,7 @@
 //! `ostrov`: the command line of Ostrov, a thin layer over the library crates.
 
 mod backup;
+mod demo;
 mod help;
 mod new;
 mod next;
@@ -85,6 +86,7 @@ enum Cmd {
     Suggest(suggest::Args),
     Serve(serve::Args),
     Backup(backup::Args),
+    Demo(demo::Args),
 }
 
 /// A failure the CLI reports in one line: exit code 2 for a bad file or bad arguments.
@@ -174,7 +176,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    if !matches!(cli.command, Cmd::Serve(_)) {
+    if !matches!(cli.command, Cmd::Serve(_) | Cmd::Demo(_)) {
         quiet_on_closed_pipe();
     }
     let lang = language(cli.lang.as_deref());
@@ -186,6 +188,7 @@ fn main() -> ExitCode {
         Cmd::Suggest(a) => suggest::run(a, lang),
         Cmd::Serve(a) => serve::run(a, lang),
         Cmd::Backup(a) => backup::run(a, lang),
+        Cmd::Demo(a) => demo::run(a, lang),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -19,33 +19,39 @@ pub struct Args {
     /// The database: a SQLite file path, or postgres://user@host/dbname (then any number
     /// of nodes may serve the same database at once).
     #[arg(long, default_value = "ostrov.db")]
-    db: String,
+    pub(crate) db: String,
     /// The address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
-    bind: String,
+    pub(crate) bind: String,
     /// The address players use, e.g. https://ostrov.example.org: with https the session
     /// cookie is marked Secure (sent over HTTPS only).
     #[arg(long, value_name = "URL")]
-    public_url: Option<String>,
+    pub(crate) public_url: Option<String>,
     /// Trust the reverse proxy in front (nginx, Caddy): the client's address is the last
     /// entry of X-Forwarded-For (for the login and sign-up limits), and
     /// X-Forwarded-Proto: https marks cookies Secure. Only behind a proxy that sets them.
     #[arg(long)]
-    trust_proxy: bool,
+    pub(crate) trust_proxy: bool,
     /// Sign-ups allowed from one client address per hour (0: no limit, e.g. for a test
     /// server that signs up many players from one machine).
     #[arg(long, value_name = "N", default_value_t = ostrov_server::ratelimit::SIGNUPS_PER_HOUR)]
-    signups_per_hour: usize,
+    pub(crate) signups_per_hour: usize,
     /// The Telegram Bot API's address (the bot's token comes from the environment,
     /// OSTROV_TELEGRAM_TOKEN, never from the command line).
     #[arg(long, value_name = "URL", default_value = ostrov_server::telegram::api::DEFAULT_API)]
-    telegram_api: String,
+    pub(crate) telegram_api: String,
     /// For tests: read the current time (Unix seconds) from this file instead of the clock.
     #[arg(long, hide = true)]
-    clock_file: Option<PathBuf>,
+    pub(crate) clock_file: Option<PathBuf>,
 }
 
 pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
+    start(a, lang, None)
+}
+
+/// Serves as `ostrov serve` does; with `practice` (the minutes of a practice day), as the
+/// practice server of `ostrov demo`: guests, their practice games, no Telegram bot.
+pub(crate) fn start(a: Args, lang: Lang, practice: Option<u32>) -> Result<(), Failure> {
     // Before the runtime's threads start allocating (see the function's documentation).
     if let Err(e) = ostrov_server::process::small_pages() {
         eprintln!(
@@ -103,7 +109,10 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
             })
         })?;
         let kind = store.kind();
-        let notify = notify_settings(&a, lang)?;
+        let notify = match practice {
+            None => notify_settings(&a, lang)?,
+            Some(_) => ostrov_server::notify::Settings::default(),
+        };
         let clock: Arc<dyn Clock> = match a.clock_file {
             Some(f) => Arc::new(FileClock(f)),
             None => Arc::new(SystemClock),
@@ -128,6 +137,16 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         state.options = ostrov_server::harden::Options { https, trust_proxy: a.trust_proxy };
         state.signups = ostrov_server::ratelimit::Quota::new(a.signups_per_hour, 3600);
         state.notify = notify;
+        if let Some(minutes) = practice {
+            ostrov_server::service::demo::enable(&mut state, minutes).await.map_err(|e| {
+                Failure(match lang {
+                    Lang::Ru => {
+                        format!("не удалось подготовить практический сервер в базе данных {db}: {}", e.message())
+                    }
+                    Lang::English => format!("cannot set up the practice server in the database {db}: {}", e.message()),
+                })
+            })?;
+        }
         let telegram = state.notify.telegram.is_some();
         let state = Arc::new(state);
         spawn_scheduler(state.clone());
@@ -135,9 +154,17 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         ostrov_server::spawn_notifier(state.clone());
         let listener = ostrov_server::net::listen(&a.bind).await.map_err(|e| cannot_listen(&a.bind, &e, lang))?;
         let addr = listener.local_addr()?;
-        match lang {
-            Lang::Ru => println!("Ostrov работает: http://{addr}/ (база данных {db}, {kind})"),
-            Lang::English => println!("Ostrov serves on http://{addr}/ (database {db}, {kind})"),
+        match (lang, practice) {
+            (Lang::Ru, None) => println!("Ostrov работает: http://{addr}/ (база данных {db}, {kind})"),
+            (Lang::English, None) => println!("Ostrov serves on http://{addr}/ (database {db}, {kind})"),
+            (Lang::Ru, Some(m)) => println!(
+                "Практический сервер «Острова страха» работает: откройте http://{addr}/ в браузере — вы сядете за \
+                 стол с шестью ботами, день длится {m} мин (база данных {db}; остановить — Ctrl+C)"
+            ),
+            (Lang::English, Some(m)) => println!(
+                "The practice server of Island of Fear serves on http://{addr}/: open it in a browser to sit at a \
+                 table with six bots, a day lasting {m} min (database {db}; Ctrl+C stops it)"
+            ),
         }
         if telegram {
             match lang {

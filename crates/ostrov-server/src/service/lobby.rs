@@ -75,6 +75,18 @@ pub async fn create_game<S: Store, T: Send + 'static>(
         );
         ApiError::TooMany(m, wait)
     })?;
+    store_game(st, user, config, show).await
+}
+
+/// Stores and registers a game hosted by `user` with settings already checked and a seed
+/// drawn, without the limits of one host ([`create_game`] checks them; the practice games
+/// of `ostrov demo`, all hosted by one account, have limits of their own).
+pub(crate) async fn store_game<S: Store, T: Send + 'static>(
+    st: &Arc<AppState<S>>,
+    user: i64,
+    config: Config,
+    show: impl FnOnce(&GameState, i64) -> T + Send + 'static,
+) -> Result<(Created, T), ApiError> {
     let mut b = [0u8; 12];
     OsRng.fill_bytes(&mut b);
     let invite = crate::hex::hex(&b);

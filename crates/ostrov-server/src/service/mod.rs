@@ -13,7 +13,8 @@
 //! - [`records`]: players' records and the setups against reality, from stored results;
 //! - [`sightings`]: where seats' accounts come from, for the host (issue 30, point 5).
 //! - [`notify`]: linking a Telegram chat, the reminder setting;
-//! - [`bots`]: seat bots: seated by the host, playing and speaking through the services above.
+//! - [`bots`]: seat bots: seated by the host, playing and speaking through the services above;
+//! - [`demo`]: the practice server's guests and their games (`ostrov demo`).
 //!
 //! A service that changes a game answers once the change is durable. Where the caller
 //! shows the game afterwards it passes `show`, called on the game as it stands right
@@ -22,6 +23,7 @@
 pub mod balance;
 mod bot_talk;
 pub mod bots;
+pub mod demo;
 pub mod desk;
 pub mod host;
 pub mod lobby;

@@ -155,6 +155,9 @@ pub struct GamePage<'a> {
     /// The lobby's free seats: what the «Посадить ботов» form may fill.
     pub free: usize,
     pub host_error: Option<(String, String)>,
+    /// A practice game of `ostrov demo`: its day's length in minutes, for the guide at the
+    /// top of its player's page.
+    pub practice: Option<u32>,
 }
 
 impl GamePage<'_> {
@@ -292,6 +295,7 @@ pub fn render_game_page<'a>(
         bots_error: notes.get("bots").map(str::to_string),
         free: live.config.slots.saturating_sub(live.members.len()),
         host_error,
+        practice: None,
         game,
     }
 }
@@ -308,6 +312,7 @@ pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes
         .then(|| crate::preview::preview(&slot.live, &mut slot.preview).ok())
         .flatten();
     let mut p = render_game_page(v, &slot.live, invite, now, &notes, preview);
+    p.practice = st.demo.as_ref().filter(|d| d.hosts(slot.live.host)).map(|d| d.day_minutes);
     if slot.live.host == user {
         p.game.shared_access = Some(crate::service::sightings::shared(st, &slot.live).await?);
     }

@@ -58,12 +58,18 @@ pub struct HomeQuery {
 }
 
 /// `GET /`: a visitor sees what the game is and how to start; a user their games and the
-/// games open to join, newest first, [`crate::listing::PER_PAGE`] of each a page.
+/// games open to join, newest first, [`crate::listing::PER_PAGE`] of each a page. On a
+/// practice server, [`super::demo::home`] instead.
 pub async fn home<S: Store>(
     State(st): St<S>,
     h: HeaderMap,
+    addr: crate::harden::ClientAddr,
     q: Result<axum::extract::Query<HomeQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, WebError> {
+    // A practice server seats whoever comes in a game of their own (`ostrov demo`).
+    if st.demo.is_some() {
+        return super::demo::home(State(st), &h, addr).await;
+    }
     let v = Visitor::of(&st, &h).await?;
     let bad = || WebError::Api(ApiError::BadRequest("Неверный номер страницы.".into()));
     let axum::extract::Query(q) = q.map_err(|_| bad())?;

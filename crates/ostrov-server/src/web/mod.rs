@@ -13,6 +13,7 @@ mod assets;
 mod bots;
 #[cfg(test)]
 mod corpus;
+mod demo;
 mod desk;
 mod forms;
 mod game;

@@ -129,6 +129,19 @@ impl Server {
         Server { addr: inner.addr, clock, dir, db, inner: Some(inner), pg, notify }
     }
 
+    /// A practice server (`ostrov demo`) over an empty SQLite file, a day lasting
+    /// `day_minutes`; the clock stands at [`START`] minus an hour.
+    pub fn demo(day_minutes: u32) -> Server {
+        let mut s = Server::start();
+        if let Some(inner) = s.inner.take() {
+            inner.stop();
+        }
+        let inner = LocalServer::start_demo(&s.db, s.clock.clone(), day_minutes).expect("the practice server starts");
+        s.addr = inner.addr;
+        s.inner = Some(inner);
+        s
+    }
+
     /// Another node over the same database (PostgreSQL) with its own clock: any node
     /// serves any game.
     pub fn node(&self, clock: Arc<TestClock>) -> LocalServer {

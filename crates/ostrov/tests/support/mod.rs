@@ -33,15 +33,32 @@ impl Node {
 
     /// [`Node::start`] with the binary `bin`; it answers once it has printed its address.
     pub fn start_with(bin: &Path, db: impl AsRef<OsStr>, clock: &Path) -> Node {
-        let mut child = Command::new(bin)
-            .args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db"])
-            .arg(db)
+        let mut cmd = Command::new(bin);
+        cmd.args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db"]).arg(db);
+        Node::spawn(cmd, clock)
+    }
+
+    /// `ostrov demo` (the practice server), a day lasting `day_minutes`, on `db`, its time
+    /// read from the file `clock`.
+    #[cfg(test)]
+    pub fn demo(db: impl AsRef<OsStr>, clock: &Path, day_minutes: u32) -> Node {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ostrov"));
+        cmd.args(["demo", "--bind", "127.0.0.1:0", "--day-minutes", &day_minutes.to_string(), "--db"]).arg(db);
+        Node::spawn(cmd, clock)
+    }
+
+    /// Runs `cmd` with the clock file `clock`; it answers once the server has printed its
+    /// address.
+    fn spawn(mut cmd: Command, clock: &Path) -> Node {
+        let bin = cmd.get_program().to_owned();
+        let mut child = cmd
             .arg("--clock-file")
             .arg(clock)
+            .env("LANG", "ru_RU.UTF-8")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
+            .unwrap_or_else(|e| panic!("{}: {e}", Path::new(&bin).display()));
         let mut line = String::new();
         BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the first line");
         let addr = line
