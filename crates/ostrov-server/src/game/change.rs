@@ -31,6 +31,7 @@ pub(super) enum Change {
     Replace(Box<Replacement>),
     Want { seat: usize, wanted: bool },
     Unflag(Box<Unflag>),
+    Topic { day: u32, url: String },
 }
 
 /// A decided withdrawal of a flag: the post, and, when the flag gave its author the

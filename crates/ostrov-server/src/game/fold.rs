@@ -71,6 +71,7 @@ impl GameState {
             }
             GameEvent::Wanted { seat, wanted } => everyone(self.decide_wanted(seat, *wanted)?),
             GameEvent::Unflagged { post } => everyone(self.decide_unflag(*post)?),
+            GameEvent::Topic { day, url } => everyone(self.decide_topic(*day, url)?),
         })
     }
 
@@ -93,6 +94,7 @@ impl GameState {
             Change::Replace(r) => self.evolve_replace(*r),
             Change::Want { seat, wanted } => self.evolve_wanted(seat, wanted),
             Change::Unflag(u) => self.evolve_unflag(*u, at),
+            Change::Topic { day, url } => self.evolve_topic(day, url, at),
         }
         self.changes.count(d.audience);
     }

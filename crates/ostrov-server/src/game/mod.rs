@@ -15,12 +15,14 @@
 //! - [`table`]: the engine's match: the start, days opening, orders, 13:00, 21:00, fixes;
 //! - [`clock`]: deadlines, extensions, pauses and what the scheduler runs when;
 //! - [`talk`]: the day's thread and the pack's chat, the host's flags;
-//! - [`seats`]: substitutes and the host's call for one.
+//! - [`seats`]: substitutes and the host's call for one;
+//! - [`forum`]: a forum game's topics (the thread off).
 
 pub mod change;
 pub mod clock;
 pub mod event;
 mod fold;
+pub mod forum;
 pub mod lobby;
 pub mod posts;
 pub mod seats;
@@ -33,6 +35,7 @@ pub use event::{
     Config, Fix, GameEvent, Post, Room, SeatSpeech, Visibility, MAX_POST, MAX_POSTS_PER_DAY, MAX_POSTS_PER_GAME,
     MAX_SLOTS, MAX_SPECTATOR_POSTS_PER_GAME,
 };
+pub use forum::{topic_url, Discussion};
 pub use posts::Posted;
 pub use state::{Audience, ChangeCounts, DayTimes, GameState, Member, PublicNote, Refused, Replacement, Status};
 pub use table::resolve_error_ru;

@@ -192,6 +192,8 @@ pub struct GameState {
     pub replaced: Vec<Replacement>,
     /// The seats (by index, in order) the host calls for a substitute for.
     pub wanted: Vec<usize>,
+    /// The forum topics the host set, by day, in the order first set (a forum game).
+    pub topics: Vec<(u32, String)>,
 }
 
 impl GameState {
@@ -226,6 +228,7 @@ impl GameState {
             dropped_forms: Vec::new(),
             replaced: Vec::new(),
             wanted: Vec::new(),
+            topics: Vec::new(),
         })
     }
 
