@@ -15,52 +15,21 @@ support::both_stores!(
     the_desk_gives_a_speech_penalty_per_seat_with_confirmation,
 );
 
-use ostrov_server::client::Client;
 use serde_json::{json, Value};
 use support::browser::{location, Browser};
-use support::{error, no_events, ok, roles, web_post, Server, HOUR as H, START};
+use support::{error, no_events, ok, web_post, Server, Table, HOUR as H, START};
 
 const NAMES: [&str; 6] = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор"];
 /// The game's topic as the host typed it, and as it is stored (O-FORUM-1).
 const TYPED: &str = "  HTTPS://Forum.Example.ORG/viewtopic.php?t=12&x=<b>\"q\"  ";
 const STORED: &str = "https://forum.example.org/viewtopic.php?t=12&x=%3Cb%3E%22q%22";
 
-struct Table {
-    server: Server,
-    host: Client,
-    players: Vec<Client>,
-    id: i64,
-    roles: Vec<(String, String)>,
-}
-
-impl Table {
-    fn base(&self) -> String {
-        format!("/api/games/{}", self.id)
-    }
-    fn seat(&self, role: &str) -> usize {
-        let name = &self.roles.iter().find(|(_, r)| r == role).unwrap().0;
-        NAMES.iter().position(|n| n == name).unwrap()
-    }
-}
-
 /// A host («Хозяйка») and six players (one werewolf, one seer), days without events, the
 /// talk on a forum (`discussion`), started at [`START`].
 fn table(discussion: Value) -> Table {
-    let server = Server::start();
-    let mut host = server.user("Хозяйка");
-    let g = ok(&host
-        .post(
-            "/api/games",
-            json!({"title": "Форумная", "slots": 6, "setup": "werewolf,seer", "seed": 3,
-                   "rules": {"events": no_events()}, "discussion": discussion}),
-        )
-        .unwrap());
-    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-    let players = server.join_all(&invite, &NAMES);
-    server.clock.set(START);
-    ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
-    let roles = roles(&ok(&host.get(&format!("/api/games/{id}")).unwrap()));
-    Table { server, host, players, id, roles }
+    let body = json!({"title": "Форумная", "slots": 6, "setup": "werewolf,seer", "seed": 3,
+                      "rules": {"events": no_events()}, "discussion": discussion});
+    Table::start("Хозяйка", body, &NAMES)
 }
 
 /// The text of an HTML text node or attribute as askama escaped it.

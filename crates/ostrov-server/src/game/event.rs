@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use ostrov_engine::{Game, GameFile, OrderEntry, PlayerEntry, Role, Roster, RulesEntry, MIN_PLAYERS};
 use serde::{Deserialize, Serialize};
 
-use super::forum::Discussion;
+use super::topic::Discussion;
 use crate::schedule::{Schedule, Times};
 
 /// The most players a server game may have.

@@ -16,7 +16,7 @@
 //! - [`clock`]: deadlines, extensions, pauses and what the scheduler runs when;
 //! - [`talk`]: the day's thread and the pack's chat, the host's flags;
 //! - [`seats`]: substitutes and the host's call for one;
-//! - [`forum`]: a forum game's topics (the thread off).
+//! - [`forum`]: a forum game's topics (the thread off); [`topic`]: a topic's link.
 
 pub mod change;
 pub mod clock;
@@ -29,16 +29,17 @@ pub mod seats;
 pub mod state;
 pub mod table;
 pub mod talk;
+pub mod topic;
 
 pub use change::Decision;
 pub use event::{
     Config, Fix, GameEvent, Post, Room, SeatSpeech, Visibility, MAX_POST, MAX_POSTS_PER_DAY, MAX_POSTS_PER_GAME,
     MAX_SLOTS, MAX_SPECTATOR_POSTS_PER_GAME,
 };
-pub use forum::{topic_url, Discussion};
 pub use posts::Posted;
 pub use state::{Audience, ChangeCounts, DayTimes, GameState, Member, PublicNote, Refused, Replacement, Status};
 pub use table::resolve_error_ru;
+pub use topic::{topic_url, Discussion};
 
 #[cfg(test)]
 pub(crate) mod tests;
