@@ -67,6 +67,7 @@ fn log(posts: usize) -> Vec<(i64, GameEvent)> {
         shuffle: false,
         schedule: Schedule::default(),
         visibility: Default::default(),
+        discussion: Default::default(),
     };
     let roles = config.deal(PLAYERS).unwrap().iter().map(|r| r.id().to_string()).collect();
     let mut log = vec![(START - 7200, GameEvent::Created(config))];

@@ -29,6 +29,7 @@ fn game() -> GameState {
         shuffle: false,
         schedule: Schedule::default(),
         visibility: Default::default(),
+        discussion: Default::default(),
     };
     let mut live = GameState::new(1, 1000, config).unwrap();
     let names: Vec<String> =

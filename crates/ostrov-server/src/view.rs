@@ -241,6 +241,18 @@ pub struct GameView {
     /// read ([`crate::service::sightings::shared`]: it reads the store).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shared_access: Option<Vec<crate::access::SharedAccess>>,
+    /// A forum game's discussion (issue 30, point 12): public; absent for the thread.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forum: Option<ForumView>,
+}
+
+/// Where a forum game's talk is now (O-FORUM-1).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ForumView {
+    /// The topic to link (the latest day's, else the game's); `None` until the host gives one.
+    pub topic: Option<String>,
+    /// The day the topic was given for; `None` for the game's own.
+    pub day: Option<u32>,
 }
 
 /// What seat `p` is told of its profile forms left out at the start (issue 28, point 6).
@@ -312,6 +324,10 @@ pub fn game(live: &GameState, viewer: Viewer, now: i64) -> GameView {
         invite: None,
         paper_key: None,
         visibility: live.config.visibility,
+        forum: live.forum().then(|| {
+            let t = live.forum_topic();
+            ForumView { topic: t.map(|(_, u)| u.to_string()), day: t.and_then(|(d, _)| d) }
+        }),
         players: None,
         day: None,
         open: None,

@@ -165,6 +165,9 @@
     root.querySelectorAll("[data-copy]").forEach(function (b) {
       if (b.dataset.ready) { return; }
       b.dataset.ready = "1";
+      // Without JavaScript the readonly field is there to select and copy by hand; the
+      // button shows only where it works.
+      if (b.parentNode && b.parentNode.hasAttribute("data-copy-wrap")) { b.parentNode.hidden = false; }
       b.addEventListener("click", function () {
         var field = document.getElementById(b.dataset.copy);
         if (!field) { return; }

@@ -18,28 +18,11 @@ support::both_stores!(
 use ostrov_server::client::Client;
 use serde_json::{json, Value};
 use support::browser::{location, Browser};
-use support::{error, no_events, ok, roles, Server, HOUR as H, START};
+use support::{error, no_events, ok, Table, HOUR as H, START};
 
 const NAMES: [&str; 6] = ["Аня", "Боря", "Вика", "Гоша", "Даша", "Егор"];
 
-struct Table {
-    server: Server,
-    host: Client,
-    players: Vec<Client>,
-    id: i64,
-    /// Each seat's role id, by name.
-    roles: Vec<(String, String)>,
-}
-
 impl Table {
-    fn base(&self) -> String {
-        format!("/api/games/{}", self.id)
-    }
-    /// The seat (index into `players`) of the first player with role `role`.
-    fn seat(&self, role: &str) -> usize {
-        let name = &self.roles.iter().find(|(_, r)| r == role).unwrap().0;
-        NAMES.iter().position(|n| n == name).unwrap()
-    }
     /// The seats of the passengers.
     fn passengers(&self) -> Vec<usize> {
         NAMES.iter().enumerate().filter(|(_, n)| self.role(n) == "passenger").map(|(i, _)| i).collect()
@@ -71,20 +54,9 @@ impl Table {
 /// A host («Хозяйка») and six players, one werewolf and one seer, days without events; the
 /// game started at [`START`] (day 1 open until 2 December, 21:00 Moscow time).
 fn table(seed: u64) -> Table {
-    let server = Server::start();
-    let mut host = server.user("Хозяйка");
-    let g = ok(&host
-        .post(
-            "/api/games",
-            json!({"title": "Стол", "slots": 6, "setup": "werewolf,seer", "seed": seed, "rules": {"events": no_events()}}),
-        )
-        .unwrap());
-    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-    let players = server.join_all(&invite, &NAMES);
-    server.clock.set(START);
-    ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
-    let roles = roles(&ok(&host.get(&format!("/api/games/{id}")).unwrap()));
-    Table { server, host, players, id, roles }
+    let body =
+        json!({"title": "Стол", "slots": 6, "setup": "werewolf,seer", "seed": seed, "rules": {"events": no_events()}});
+    Table::start("Хозяйка", body, &NAMES)
 }
 
 fn history(v: &Value) -> Vec<String> {

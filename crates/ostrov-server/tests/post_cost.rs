@@ -105,6 +105,7 @@ fn table(players: usize) -> Vec<(i64, GameEvent)> {
         shuffle: false,
         schedule: Schedule::default(),
         visibility: Default::default(),
+        discussion: Default::default(),
     };
     let roles = config.deal(players).unwrap().iter().map(|r| r.id().to_string()).collect();
     let mut log = vec![(START - 7200, GameEvent::Created(config))];

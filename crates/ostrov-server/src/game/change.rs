@@ -33,6 +33,7 @@ pub(super) enum Change {
     Unflag(Box<Unflag>),
     Bots(Vec<Member>),
     Unseat(usize),
+    Topic { day: u32, url: String },
 }
 
 /// A decided withdrawal of a flag: the post, and, when the flag gave its author the

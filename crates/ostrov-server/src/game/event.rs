@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use ostrov_engine::{Game, GameFile, OrderEntry, PlayerEntry, Role, Roster, RulesEntry, MIN_PLAYERS};
 use serde::{Deserialize, Serialize};
 
+use super::topic::Discussion;
 use crate::schedule::{Schedule, Times};
 
 /// The most players a server game may have.
@@ -39,6 +40,10 @@ pub struct Config {
     /// written before private games (which has no such key) folds as open, as it was.
     #[serde(default, skip_serializing_if = "Visibility::is_open")]
     pub visibility: Visibility,
+    /// Where the day's talk happens (issue 30, point 12): the thread here, or a forum
+    /// topic. Not written for the thread, so a log written before forum games folds as it was.
+    #[serde(default, skip_serializing_if = "Discussion::is_thread")]
+    pub discussion: Discussion,
 }
 
 /// Who may find a game and read it (O-PRIVATE-1).
@@ -90,6 +95,7 @@ impl Config {
             return Err(format!("Число игроков должно быть от {MIN_PLAYERS} до {MAX_SLOTS}, а не {}.", self.slots));
         }
         let times = self.schedule.check()?;
+        self.discussion.check()?;
         self.deal(self.slots)?;
         self.placeholder()?;
         Ok(times)
@@ -213,6 +219,9 @@ pub enum GameEvent {
     /// The host withdrew their flag on a post of the open day before the deadline; the
     /// penalty the flag gave (its `penalty` order) is withdrawn with it (O-FLAG-1).
     Unflagged { post: usize },
+    /// The host set the forum topic of a day of a forum game (issue 30, point 12): the
+    /// open day, or the next one between a resolution and its opening; `url` normalised.
+    Topic { day: u32, url: String },
     /// The host seated bots in free seats of the lobby (issue 32), in order.
     BotsAdded { bots: Vec<BotSeat> },
     /// The host took a bot's seat back before the start.

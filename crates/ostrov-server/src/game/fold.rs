@@ -73,6 +73,7 @@ impl GameState {
             GameEvent::Unflagged { post } => everyone(self.decide_unflag(*post)?),
             GameEvent::BotsAdded { bots } => everyone(self.decide_bots(bots)?),
             GameEvent::BotRemoved { name } => everyone(self.decide_unbot(name)?),
+            GameEvent::Topic { day, url } => everyone(self.decide_topic(*day, url)?),
         })
     }
 
@@ -97,6 +98,7 @@ impl GameState {
             Change::Unflag(u) => self.evolve_unflag(*u, at),
             Change::Bots(m) => self.evolve_bots(m),
             Change::Unseat(i) => self.evolve_unbot(i),
+            Change::Topic { day, url } => self.evolve_topic(day, url, at),
         }
         self.changes.count(d.audience);
     }

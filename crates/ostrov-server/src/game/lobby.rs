@@ -5,15 +5,7 @@ use ostrov_engine::fold_name;
 use super::event::SeatSpeech;
 use super::state::{state, GameState, Member, Refused, Status};
 
-/// Characters that render as nothing or move the text around: the engine's table of
-/// invisible characters ([`ostrov_engine::is_invisible`]: zero-width ones, bidirectional
-/// controls, the word joiner family, the byte-order mark …) and the control characters.
-/// A name with one is refused, never cleaned in silence. Variation selectors are the
-/// exception: they choose how an emoji looks («Кот🐈\u{FE0F}»), and the skeleton passes
-/// over them, so a name with one is the name without it.
-pub fn invisible(c: char) -> bool {
-    (ostrov_engine::is_invisible(c) && !matches!(c, '\u{FE00}'..='\u{FE0F}')) || c.is_control()
-}
+pub use super::topic::invisible;
 
 /// What a player whose profile forms were left out at the start is told (issue 28, point 6).
 pub fn dropped_forms_ru(dropped: &[String]) -> String {

@@ -17,18 +17,21 @@
 //! - [`talk`]: the day's thread and the pack's chat, the host's flags;
 //! - [`seats`]: substitutes and the host's call for one;
 //! - [`bots`]: seat bots in the lobby, and when each runs its rounds of the day.
+//! - [`forum`]: a forum game's topics (the thread off); [`topic`]: a topic's link.
 
 pub mod bots;
 pub mod change;
 pub mod clock;
 pub mod event;
 mod fold;
+pub mod forum;
 pub mod lobby;
 pub mod posts;
 pub mod seats;
 pub mod state;
 pub mod table;
 pub mod talk;
+pub mod topic;
 
 pub use change::Decision;
 pub use event::{
@@ -38,6 +41,7 @@ pub use event::{
 pub use posts::Posted;
 pub use state::{Audience, ChangeCounts, DayTimes, GameState, Member, PublicNote, Refused, Replacement, Status};
 pub use table::resolve_error_ru;
+pub use topic::{topic_url, Discussion};
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -208,6 +208,8 @@ pub struct GameState {
     /// server, not by the fold: after a restart a round runs again and sends the same
     /// requests, which the log answers as already stored.
     pub bot_rounds: std::collections::BTreeSet<(u32, usize, u8)>,
+    /// The forum topics the host set, by day, in the order first set (a forum game).
+    pub topics: Vec<(u32, String)>,
 }
 
 impl GameState {
@@ -244,6 +246,7 @@ impl GameState {
             wanted: Vec::new(),
             bots_added: 0,
             bot_rounds: Default::default(),
+            topics: Vec::new(),
         })
     }
 

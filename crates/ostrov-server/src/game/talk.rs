@@ -12,6 +12,9 @@ impl GameState {
         if day as usize != self.days.len() {
             return Err(state("not_now", "Сообщение можно написать только в текущий день."));
         }
+        if post.room == Room::Thread && self.forum() {
+            return Err(state("forum_game", super::forum::THREAD_OFF));
+        }
         let n = post.text.chars().count();
         if post.text.trim().is_empty() || n > MAX_POST {
             return Err(state("bad_post", format!("Сообщение должно быть от 1 до {MAX_POST} символов, а в нём {n}.")));

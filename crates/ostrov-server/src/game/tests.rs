@@ -24,6 +24,7 @@ pub(crate) fn game_of(n: usize, setup: &str) -> (GameState, Vec<(i64, GameEvent)
         shuffle: false,
         schedule: Schedule::default(),
         visibility: Default::default(),
+        discussion: Default::default(),
     };
     let mut log = vec![(START - H, GameEvent::Created(config.clone()))];
     let mut live = GameState::new(1, 100, config).unwrap();

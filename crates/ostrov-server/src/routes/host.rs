@@ -97,6 +97,16 @@ struct Wanted {
     _request_id: Option<String>,
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Topic {
+    /// The forum topic's link.
+    url: String,
+    /// Read from the raw body (checked here to be a string).
+    #[serde(default, rename = "request_id")]
+    _request_id: Option<String>,
+}
+
 fn yes() -> bool {
     true
 }
@@ -218,6 +228,7 @@ fn read(action: &str, body: &Bytes) -> Result<HostAction, ApiError> {
             let b: Wanted = parse_req(body)?;
             HostAction::Want { seat: b.seat, wanted: b.wanted }
         }
+        "topic" => HostAction::Topic { url: parse_req::<Topic>(body)?.url },
         _ => return Err(ApiError::NotFound),
     })
 }

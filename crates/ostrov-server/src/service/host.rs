@@ -1,6 +1,7 @@
 //! The host's powers (RULES.md §7): answer the Spirit, flag a violation (the player's vote
 //! does not count), disqualify a player, fix a random draw, extend a deadline, run the
-//! 13:00 stage now, resolve now, open the next day now, pause and resume. Each is an event in the log; the public ones are in the game's history.
+//! 13:00 stage now, resolve now, open the next day now, pause and resume, link a forum
+//! game's topic of the day. Each is an event in the log; the public ones are in the game's history.
 
 use std::sync::Arc;
 
@@ -60,6 +61,11 @@ pub enum HostAction {
         seat: String,
         wanted: bool,
     },
+    /// The forum topic of the open day (or of the next, between a resolution and its
+    /// opening) in a forum game (issue 30, point 12).
+    Topic {
+        url: String,
+    },
 }
 
 /// How the host moves the open day's deadline.
@@ -87,6 +93,7 @@ impl HostAction {
             HostAction::Resume => "resume",
             HostAction::Replace { .. } => "replace",
             HostAction::Want { .. } => "wanted",
+            HostAction::Topic { .. } => "topic",
         }
     }
 }
@@ -228,6 +235,16 @@ pub async fn host_action<S: Store, T>(
         }
         HostAction::Want { seat, wanted } => {
             GameEvent::Wanted { seat: live.seated_as(&seat).map_or(seat, str::to_string), wanted }
+        }
+        HostAction::Topic { url } => {
+            if !live.forum() {
+                return Err(ApiError::Conflict(
+                    "not_forum",
+                    "Обсуждение этой игры идёт в треде на её странице, а не на форуме.".into(),
+                ));
+            }
+            let url = crate::game::topic_url(&url, "url").map_err(ApiError::BadRequest)?;
+            GameEvent::Topic { day: live.topic_day(), url }
         }
     };
     if matches!(ev, GameEvent::Resolved { .. }) {

@@ -49,6 +49,7 @@ pub async fn create_game<S: Store, T: Send + 'static>(
         config.seed = Some(OsRng.next_u64() >> 1);
     }
     config.title = ostrov_engine::clean_line(&config.title);
+    config.discussion = config.discussion.normalised("discussion.forum").map_err(ApiError::BadRequest)?;
     config.check().map_err(ApiError::BadRequest)?;
     // At the API only: a game stored before this limit still loads.
     if let Some(deck) = config.deck.as_ref().filter(|d| d.len() > 4 * config.slots) {

@@ -89,6 +89,11 @@ pub async fn post<S: Store>(
     if !may_read(live, user, room) {
         return Err(ApiError::Forbidden);
     }
+    // Issue 30, point 12: a forum game's day-talk is on the forum (the decide step says
+    // so too; here before the pace is counted).
+    if room == Room::Thread && live.forum() {
+        return Err(ApiError::Conflict("forum_game", crate::game::forum::THREAD_OFF.into()));
+    }
     // A finished game is final (issue 28, point 9): its discussion takes nothing more.
     if live.status == crate::game::Status::Over {
         return Err(ApiError::Conflict(

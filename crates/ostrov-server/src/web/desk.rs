@@ -26,8 +26,9 @@ pub struct HostPanel {
     pub orders: Vec<String>,
     /// The step-by-step log of every resolved day, the last first, folded by step.
     pub logs: Vec<(u32, Vec<StepLog>)>,
-    pub log_day: u32,
-    pub bbcode: Option<String>,
+    /// The latest newspaper of each kind published (the 13:00 bulletin, the evening
+    /// newspaper, the final one), newest first, in BBCode for the forum (issue 30, point 12).
+    pub papers: Vec<BbPaper>,
     pub living: Vec<String>,
     pub question: Option<String>,
     pub events: Vec<(&'static str, &'static str)>,
@@ -45,6 +46,45 @@ pub struct HostPanel {
     /// The board shows only the seats with something still to send.
     pub pending: bool,
     pub preview: Option<Arc<Preview>>,
+    /// A forum game: the topic's form, and a speech-rule penalty on each seat's card.
+    pub forum: Option<ForumDesk>,
+}
+
+/// A newspaper for the forum, in BBCode, the moment it is published.
+pub struct BbPaper {
+    /// The textarea's id: `bb-{day}-{kind}`.
+    pub id: String,
+    pub title: String,
+    pub text: String,
+}
+
+/// The host's forum controls (issue 30, point 12).
+pub struct ForumDesk {
+    /// The day whose topic the form sets (the open day, or the next one).
+    pub day: u32,
+    /// That day's topic so far, if the host gave one.
+    pub topic: Option<String>,
+}
+
+/// The latest published newspaper of each kind, newest first, in BBCode: only what
+/// [`crate::view::published`] says is out, rendered from the public view.
+fn bb_papers(live: &GameState) -> Vec<BbPaper> {
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for (day, kind) in crate::view::published(live).into_iter().rev() {
+        if kinds.contains(&kind) {
+            continue;
+        }
+        kinds.push(kind);
+        let Some(doc) = crate::view::paper(live, day, kind) else { continue };
+        let title = match kind {
+            "bulletin" => format!("Сводка дня {day} (13:00)"),
+            "evening" => format!("Газета дня {day} (итоги)"),
+            _ => "Итоговая газета".to_string(),
+        };
+        out.push(BbPaper { id: format!("bb-{day}-{kind}"), title, text: doc.render(Format::Bbcode) });
+    }
+    out
 }
 
 /// The host's part of the page of game `live` at `now`.
@@ -62,7 +102,6 @@ pub fn host_panel(
         (Some(m), Some(last)) => (1..=last).rev().map(|d| (d, crate::preview::steps(m, d))).collect(),
         _ => Vec::new(),
     };
-    let bbcode = last.and_then(|d| crate::view::paper(live, d, "evening")).map(|p| p.render(Format::Bbcode));
     let question = m.and_then(|m| m.today()).and_then(|t| {
         t.question
             .as_ref()
@@ -75,8 +114,7 @@ pub fn host_panel(
         invite,
         orders,
         logs,
-        log_day: last.unwrap_or(0),
-        bbcode,
+        papers: bb_papers(live),
         living: m.map(|m| m.state().living().map(|p| m.state().name(p).to_string()).collect()).unwrap_or_default(),
         question,
         events: Event::ALL.iter().map(|e| (e.id(), e.ru())).collect(),
@@ -90,6 +128,11 @@ pub fn host_panel(
         board: crate::desk::board(live, now, pending),
         pending,
         preview: preview.filter(|_| open.is_some()),
+        forum: (live.forum() && running).then(|| {
+            let day = live.topic_day();
+            let topic = live.topics.iter().find(|(d, _)| *d == day).map(|(_, u)| u.clone());
+            ForumDesk { day, topic }
+        }),
     }
 }
 

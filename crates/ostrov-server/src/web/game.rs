@@ -146,7 +146,9 @@ pub struct GamePage<'a> {
     pub inbox: Vec<(u32, String)>,
     pub papers: Vec<PaperLink>,
     pub history: Vec<(String, String)>,
-    pub thread: ThreadView,
+    /// The day's thread; `None` in a forum game (issue 30, point 12), whose page links
+    /// to the forum's topic instead (`game.forum`).
+    pub thread: Option<ThreadView>,
     pub pack_thread: Option<ThreadView>,
     pub host: Option<HostPanel>,
     pub start_error: Option<String>,
@@ -245,11 +247,12 @@ pub fn render_game_page<'a>(
         _ => false,
     };
     let shown = |room| notes.shown.filter(|(r, _)| *r == room).map_or_else(Shown::default, |(_, s)| s);
-    let mut thread = thread_view(live, v, Room::Thread, notes.get("post"), shown(Room::Thread));
+    let mut thread =
+        (!live.forum()).then(|| thread_view(live, v, Room::Thread, notes.get("post"), shown(Room::Thread)));
     let mut pack_thread = in_pack.then(|| thread_view(live, v, Room::Pack, notes.get("post_pack"), shown(Room::Pack)));
     let sent = "Сообщение отправлено.";
     match notes.done.as_str() {
-        "post-thread" => thread.confirm = Some(sent),
+        "post-thread" => thread.iter_mut().for_each(|t| t.confirm = Some(sent)),
         "post-pack" => pack_thread.iter_mut().for_each(|t| t.confirm = Some(sent)),
         _ => {}
     }

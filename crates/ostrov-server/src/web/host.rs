@@ -32,6 +32,8 @@ pub struct HostForm {
     event: String,
     /// The substitute's account name (`replace`).
     user: String,
+    /// The forum topic's link (`topic`, issue 30, point 12).
+    url: String,
     /// `1` on the confirmation page's second post (issue 30, point 3).
     confirm: String,
 }
@@ -129,6 +131,7 @@ pub async fn host<S: Store>(
         "replace" => HostAction::Replace { seat: target, user: f.user.trim().to_string() },
         "wanted" => HostAction::Want { seat: target, wanted: true },
         "unwanted" => HostAction::Want { seat: target, wanted: false },
+        "topic" => HostAction::Topic { url: f.url.clone() },
         "midday" => HostAction::Midday,
         "resolve" => HostAction::Resolve,
         "open" => HostAction::Open,

@@ -16,7 +16,7 @@ use super::page::{page, to, Chrome, St, Visitor, WebError};
 use super::text::{game_status, seats_ru};
 use crate::app::AppState;
 use crate::error::ApiError;
-use crate::game::{Config, Visibility, MAX_SLOTS};
+use crate::game::{topic_url, Config, Discussion, Visibility, MAX_SLOTS};
 use crate::schedule::Schedule;
 use crate::service;
 use crate::view::{self, Standing};
@@ -140,6 +140,10 @@ pub struct CreateForm {
     day_minutes: String,
     /// `open` (or empty) or `private` (O-PRIVATE-1).
     visibility: String,
+    /// `thread` (or empty) or `forum` (issue 30, point 12).
+    discussion: String,
+    /// The forum topic's link for the whole game (empty: the host gives one a day).
+    forum: String,
     #[serde(flatten)]
     roles: HashMap<String, String>,
 }
@@ -318,6 +322,30 @@ fn config_of(f: &CreateForm) -> Result<Config, HashMap<&'static str, String>> {
             Visibility::Open
         }
     };
+    let discussion = match (f.discussion.as_str(), f.forum.trim()) {
+        ("" | "thread", "") => Discussion::Thread,
+        ("" | "thread", _) => {
+            errors.insert(
+                "forum",
+                "Ссылка на тему дана, но выбрано обсуждение на странице игры: выберите «на форуме» или сотрите \
+                 ссылку."
+                    .to_string(),
+            );
+            Discussion::Thread
+        }
+        ("forum", "") => Discussion::Forum(None),
+        ("forum", url) => match topic_url(url, "«Тема на форуме»") {
+            Ok(url) => Discussion::Forum(Some(url)),
+            Err(e) => {
+                errors.insert("forum", e);
+                Discussion::Thread
+            }
+        },
+        _ => {
+            errors.insert("forum", "Выберите, где идёт обсуждение: на странице игры или на форуме.".to_string());
+            Discussion::Thread
+        }
+    };
     let config = Config {
         title,
         slots,
@@ -328,6 +356,7 @@ fn config_of(f: &CreateForm) -> Result<Config, HashMap<&'static str, String>> {
         shuffle: false,
         schedule,
         visibility,
+        discussion,
     };
     if errors.is_empty() {
         if let Err(e) = config.deal(slots) {

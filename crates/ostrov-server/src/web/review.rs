@@ -34,6 +34,9 @@ struct ReviewPage<'a> {
     days: Vec<DayPage>,
     /// Whether the visitor may open the game's own page (a private game's is its members').
     member: bool,
+    /// A forum game's topics by day (the game's own as day 0): its days link their topic,
+    /// not a thread (issue 30, point 12); `None` for a game with a thread.
+    forum: Option<Vec<(u32, String)>>,
 }
 
 /// The bars of a day's tally (most votes first), as the evening paper draws them.
@@ -54,18 +57,28 @@ pub fn bars(tally: &[TallyLine]) -> Vec<Bar> {
 }
 
 /// The review of game `id` for the visitor, or 404.
-async fn reviewed<S: Store>(st: &St<S>, user: Option<i64>, id: i64) -> Result<(ReviewView, bool), WebError> {
+async fn reviewed<S: Store>(st: &St<S>, user: Option<i64>, id: i64) -> Result<Reviewed, WebError> {
     let (slot, _) = reach(&st.0, id, user).await?;
-    let viewer = user.map_or(Viewer::Outsider, |u| Viewer::of(&slot.live, u));
-    let r = crate::review::review(&slot.live, viewer).ok_or(ApiError::NotFound)?;
-    Ok((r, viewer != Viewer::Outsider || slot.live.config.visibility.is_open()))
+    let live = &slot.live;
+    let viewer = user.map_or(Viewer::Outsider, |u| Viewer::of(live, u));
+    let r = crate::review::review(live, viewer).ok_or(ApiError::NotFound)?;
+    let forum = match &live.config.discussion {
+        crate::game::Discussion::Thread => None,
+        crate::game::Discussion::Forum(url) => {
+            Some(url.iter().map(|u| (0, u.clone())).chain(live.topics.iter().cloned()).collect())
+        }
+    };
+    Ok((r, viewer != Viewer::Outsider || live.config.visibility.is_open(), forum))
 }
+
+/// A review, whether the visitor may open the game's page, and a forum game's topics.
+type Reviewed = (ReviewView, bool, Option<Vec<(u32, String)>>);
 
 /// `GET /games/{id}/review`.
 pub async fn show<S: Store>(st: St<S>, h: HeaderMap, p: Id) -> Result<Response, WebError> {
     let v = Visitor::of(&st.0, &h).await?;
     let Path(id) = p.map_err(ApiError::from)?;
-    let (r, member) = reviewed(&st, v.user.as_ref().map(|u| u.0), id).await?;
+    let (r, member, forum) = reviewed(&st, v.user.as_ref().map(|u| u.0), id).await?;
     let days = r
         .days
         .iter()
@@ -74,7 +87,7 @@ pub async fn show<S: Store>(st: St<S>, h: HeaderMap, p: Id) -> Result<Response, 
             DayPage { height: bars.len() as u32 * 28, bars, d: d.clone() }
         })
         .collect();
-    let p = ReviewPage { c: Chrome::new(&v, format!("{}: разбор игры", r.title)), r, days, member };
+    let p = ReviewPage { c: Chrome::new(&v, format!("{}: разбор игры", r.title)), r, days, member, forum };
     Ok(page(&v, StatusCode::OK, &p))
 }
 
@@ -98,6 +111,13 @@ pub async fn gamefile<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result
 }
 
 impl ReviewPage<'_> {
+    /// The forum topic day `day` was discussed in: its own, else the latest before, else
+    /// the game's (O-FORUM-1).
+    fn topic(&self, day: &u32) -> Option<&str> {
+        let t = self.forum.as_ref()?;
+        t.iter().filter(|(d, _)| d <= day).max_by_key(|(d, _)| *d).map(|(_, u)| u.as_str())
+    }
+
     /// How a player left the game, agreeing with their gender.
     fn death(&self, p: &crate::review::ReviewPlayer, d: &crate::view::DeathView) -> &'static str {
         super::text::death_ru(d.how, p.gender)

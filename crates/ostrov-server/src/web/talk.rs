@@ -43,10 +43,13 @@ pub async fn post<S: Store>(
         // The page confirms it by the post box, where the reader's focus goes (issue 30,
         // point 13).
         Ok(_) => Ok(to(&format!("/games/{id}?done=post-{0}#confirm", room_id(room)))),
-        // A finished game shows no post form to put the refusal next to: the error page
-        // says it, with its 409.
+        // A finished game, and a forum game's thread, show no post form to put the
+        // refusal next to: the error page says it, with its 409.
         Err(
-            e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound | ApiError::Conflict("game_over", _)),
+            e @ (ApiError::Internal(_)
+            | ApiError::Forbidden
+            | ApiError::NotFound
+            | ApiError::Conflict("game_over" | "forum_game", _)),
         ) => Err(e.into()),
         Err(ApiError::TooMany(m, wait)) => {
             // Too fast (issue 28, point 11): the page with the note of when to post again.

@@ -358,6 +358,10 @@ pub async fn fragment<S: Store>(
     if !service::talk::may_read(&slot.live, user, room) {
         return Err(ApiError::Forbidden.into());
     }
+    // A forum game has no thread here (issue 30, point 12).
+    if room == Room::Thread && slot.live.forum() {
+        return Err(ApiError::NotFound.into());
+    }
     if opened_directly(&h) {
         // Opened directly (a link, a new tab), not by the live update: the whole page
         // with this room, day and page (issue 30, point 14), not a bare fragment.
@@ -371,6 +375,24 @@ pub async fn fragment<S: Store>(
         return Ok(super::page::to(&format!("{url}#{}", room_id(room))));
     }
     Ok(page(&v, StatusCode::OK, &thread_view(&slot.live, &v, room, None, shown)))
+}
+
+/// Where a forum game's talk went, for the thread's export: the game's topic and each
+/// day's, as Markdown links.
+fn forum_md(live: &GameState) -> String {
+    let mut out = String::from("\nОбсуждение дня шло на форуме, тред на странице игры был выключен.\n");
+    let link =
+        |what: String, url: &str| format!("\n- [{}](<{}>)", ostrov_paper::md_escape(&what), url.replace('>', "%3E"));
+    if let crate::game::Discussion::Forum(Some(url)) = &live.config.discussion {
+        out.push_str(&link("Тема игры".into(), url));
+    }
+    let mut topics = live.topics.clone();
+    topics.sort_by_key(|(d, _)| *d);
+    for (d, url) in &topics {
+        out.push_str(&link(format!("Тема дня {d}"), url));
+    }
+    out.push('\n');
+    out
 }
 
 /// `GET /games/{id}/thread.md`: the whole discussion as Markdown, for the game's record:
@@ -391,7 +413,13 @@ pub async fn export<S: Store>(State(st): St<S>, h: HeaderMap, p: Id) -> Result<R
     let pack = crate::service::talk::may_read(live, user, Room::Pack);
     let tz = live.config.schedule.tz.as_str();
     let mut out = format!("# {}: обсуждение\n", ostrov_paper::md_escape(&live.config.title));
-    for room in [Room::Thread, Room::Pack].into_iter().filter(|r| *r == Room::Thread || pack) {
+    if live.forum() {
+        // A forum game's day-talk is on the forum: the export says where, and holds the
+        // pack's chat alone (issue 30, point 12).
+        out.push_str(&forum_md(live));
+    }
+    for room in [Room::Thread, Room::Pack].into_iter().filter(|r| if *r == Room::Thread { !live.forum() } else { pack })
+    {
         let mut day = u32::MAX;
         if room == Room::Pack && live.posts.iter().any(|p| p.post.room == Room::Pack) {
             out.push_str("\n# Логово стаи\n");

@@ -318,3 +318,39 @@ pub fn strings(v: &Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+/// A started game: its server, its host's and players' clients (in the order they
+/// joined), its id and each seat's name and role id.
+pub struct Table {
+    pub server: Server,
+    pub host: Client,
+    pub players: Vec<Client>,
+    pub id: i64,
+    pub roles: Vec<(String, String)>,
+}
+
+impl Table {
+    /// `host` signs up and creates the game `body` (`POST /api/games`), `names` join it,
+    /// and the host starts it at [`START`].
+    pub fn start(host: &str, body: Value, names: &[&str]) -> Table {
+        let server = Server::start();
+        let mut host = server.user(host);
+        let g = ok(&host.post("/api/games", body).unwrap());
+        let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
+        let players = server.join_all(&invite, names);
+        server.clock.set(START);
+        ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
+        let roles = roles(&ok(&host.get(&format!("/api/games/{id}")).unwrap()));
+        Table { server, host, players, id, roles }
+    }
+
+    /// The game's API path, `/api/games/{id}`.
+    pub fn base(&self) -> String {
+        format!("/api/games/{}", self.id)
+    }
+
+    /// The seat (an index into `players`) of the first player with role `role`.
+    pub fn seat(&self, role: &str) -> usize {
+        self.roles.iter().position(|(_, r)| r == role).unwrap()
+    }
+}
