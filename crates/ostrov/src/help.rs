@@ -298,6 +298,16 @@ const ARGS: &[ArgRu] = &[
         "Адрес Bot API Telegram (по умолчанию https://api.telegram.org). Бот включается, когда задана \
          переменная окружения OSTROV_TELEGRAM_TOKEN; токен в командной строке не принимается.",
     ),
+    arg(
+        "serve",
+        "smtp",
+        "URL",
+        "SMTP-сервер для писем игрокам: smtp://пользователь@почта.example.ru:587 (STARTTLS, если сервер его \
+         предлагает) или smtps://…:465. Пароль — только в переменной окружения OSTROV_SMTP_PASSWORD, не в \
+         командной строке. Нужны также --mail-from и --public-url.",
+    ),
+    arg("serve", "mail_from", "АДРЕС", "Адрес отправителя писем (с --smtp), например ostrov@example.ru."),
+    arg("serve", "smtp_user", "ПОЛЬЗОВАТЕЛЬ", "Пользователь SMTP, если он не указан в адресе --smtp."),
     // backup
     arg(
         "backup",

@@ -151,6 +151,14 @@ pub struct GamePage<'a> {
     pub host: Option<HostPanel>,
     pub start_error: Option<String>,
     pub host_error: Option<(String, String)>,
+    /// The requests to the host this viewer may read (the host's all, a player's own;
+    /// issue 31), filled in by [`render`].
+    pub requests: Option<Vec<crate::service::requests::RequestView>>,
+    /// Whether the viewer may write to the host (a seated player of a running game).
+    pub may_request: bool,
+    /// Why the request was refused, or that it was sent.
+    pub request_error: Option<String>,
+    pub request_sent: bool,
 }
 
 impl GamePage<'_> {
@@ -280,6 +288,10 @@ pub fn render_game_page<'a>(
         host,
         start_error: notes.get("start").map(str::to_string),
         host_error,
+        requests: None,
+        may_request: matches!(viewer, Viewer::Player(_)) && live.status == Status::Running,
+        request_error: notes.get("request").map(str::to_string),
+        request_sent: notes.done == "request",
         game,
     }
 }
@@ -296,6 +308,7 @@ pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes
         .then(|| crate::preview::preview(&slot.live, &mut slot.preview).ok())
         .flatten();
     let mut p = render_game_page(v, &slot.live, invite, now, &notes, preview);
+    p.requests = crate::service::requests::readable(st, &slot.live, user).await?;
     if slot.live.host == user {
         p.game.shared_access = Some(crate::service::sightings::shared(st, &slot.live).await?);
     }
@@ -352,5 +365,30 @@ pub async fn order<S: Store>(
         Err(e @ ApiError::Internal(_)) => Err(e.into()),
         Err(ApiError::Forbidden) => Err(ApiError::Forbidden.into()),
         Err(e) => render(&st, &v, id, Notes::error(&act, e.message())).await,
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct RequestForm {
+    csrf: String,
+    text: String,
+}
+
+/// `POST /games/{id}/request`: «Написать ведущему» from the game page.
+pub async fn request<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    Form(f): Form<RequestForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    match service::requests::send(&st, id, user, &f.text).await {
+        Ok(_) => Ok(to(&format!("/games/{id}?done=request#requests"))),
+        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
+        Err(e) => render(&st, &v, id, Notes::error("request", e.message())).await,
     }
 }
