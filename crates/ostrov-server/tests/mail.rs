@@ -54,6 +54,7 @@ fn pause() {
     std::thread::sleep(std::time::Duration::from_millis(1500));
 }
 
+/// O-NOTIFY-4: only the confirmation until confirmed; one-click unsubscribe (RFC 8058).
 #[test]
 fn an_address_gets_only_its_confirmation_until_confirmed_then_the_notices_until_unsubscribed() {
     let sink = Sink::start();
@@ -146,6 +147,7 @@ fn a_confirmation_link_expires_after_a_day_and_a_new_address_needs_a_new_one() {
     assert_eq!(ok(&r)["email"], json!({"address": null, "confirmed": false}));
 }
 
+/// O-NOTIFY-4: the limits of confirmation mails.
 #[test]
 fn confirmation_mails_are_limited_per_account_and_per_address_so_strangers_are_not_mailed() {
     let sink = Sink::start();
@@ -213,6 +215,7 @@ fn an_smtp_outage_delays_a_mail_and_a_refused_address_is_not_retried() {
     assert!(sink.to("nobody@example.ru").is_empty());
 }
 
+/// O-NOTIFY-5: a request to the host is the sender's and the host's only.
 #[test]
 fn a_request_to_the_host_reaches_the_host_only() {
     let sink = Sink::start();
