@@ -326,6 +326,9 @@ pub struct ProfileBody {
     pub gender: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     pub forms: Option<Option<Vec<String>>>,
+    /// The e-mail address (issue 31): `null` or `""` removes it.
+    #[serde(default, deserialize_with = "present")]
+    pub email: Option<Option<String>>,
 }
 
 /// A key that is present (`null` included): `Some`.
@@ -362,8 +365,16 @@ async fn set_me<S: Store>(
         Some(f) => profile_forms(&u.name, f.as_deref()).map_err(|(_, e)| e)?,
         None => u.forms.clone(),
     };
+    let email = match &b.email {
+        Some(e) => Some(crate::service::mail::set_address(&st, id, e.as_deref()).await?),
+        None => None,
+    };
     let u = save_profile(&st, &u, Profile { gender, forms }).await?;
-    Ok(Json(me_json(&u)).into_response())
+    let mut out = me_json(&u);
+    if let Some(e) = email {
+        out["email"] = serde_json::json!(e);
+    }
+    Ok(Json(out).into_response())
 }
 
 /// Which field of the password form an error is about.

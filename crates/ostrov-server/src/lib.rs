@@ -38,6 +38,7 @@ pub mod idempotency;
 pub mod listing;
 pub mod loaded;
 pub mod local;
+pub mod mail;
 pub mod net;
 pub mod notify;
 pub mod outbox;

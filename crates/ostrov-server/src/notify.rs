@@ -66,6 +66,8 @@ pub struct Settings {
     pub site: Option<String>,
     /// The Telegram bot, when `OSTROV_TELEGRAM_TOKEN` is set.
     pub telegram: Option<Arc<crate::telegram::Bot>>,
+    /// E-mail, when `--smtp` is given.
+    pub mail: Option<Arc<crate::mail::Mailer>>,
     /// How often the notifier looks for new notices and sends them (milliseconds; 0: the
     /// default, a second).
     pub tick_ms: u64,
@@ -76,6 +78,21 @@ pub struct Settings {
 impl Settings {
     /// Whether any channel is on: without one, no notice is derived.
     pub fn any(&self) -> bool {
-        self.telegram.is_some()
+        self.telegram.is_some() || self.mail.is_some()
+    }
+
+    /// The notices `notices` once per channel that is on: as they are for Telegram, and
+    /// as mail rows (`mail:<kind>`) for e-mail.
+    pub fn per_channel(&self, notices: Vec<ostrov_store::NewNotice>) -> Vec<ostrov_store::NewNotice> {
+        let mut out = Vec::with_capacity(notices.len() * 2);
+        for n in notices {
+            if self.mail.is_some() {
+                out.push(ostrov_store::NewNotice { kind: format!("{}{}", crate::mail::PREFIX, n.kind), ..n.clone() });
+            }
+            if self.telegram.is_some() {
+                out.push(n);
+            }
+        }
+        out
     }
 }

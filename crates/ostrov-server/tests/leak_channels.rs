@@ -14,7 +14,8 @@
 //! - a Spirit question (its text): the asker and the host, and everyone from the 13:00
 //!   stage on if it is the day's question (R-SPIRIT-1, RULES.md: question and author go in
 //!   the newspaper);
-//! - the invite code: the host and the seats; the seed: the host (everyone once over).
+//! - the invite code: the host and the seats; the seed: the host (everyone once over);
+//! - a request to the host (issue 31, point 3): its sender and the host, ever.
 //!
 //! Twice a day every viewer — each seat alive and dead, the host, a spectator who posts,
 //! an outsider, a member of another game, a visitor who is not signed in — fetches every
@@ -86,6 +87,8 @@ enum Audience {
     Members,
     /// The host's (the seed).
     Host,
+    /// A request to the host: its sender's and the host's, also once the game is over.
+    Request(PlayerId),
 }
 
 struct Secret {
@@ -220,6 +223,16 @@ struct World {
     telegram: support::telegram::BotApi,
     /// Each account's Telegram messages checked so far.
     telegram_seen: Vec<usize>,
+    /// The SMTP sink: every signed-in account's address ([`address`]) is confirmed, and
+    /// each mail to it is checked as any other answer to that account (issue 31).
+    mail: support::mail::Sink,
+    /// Each account's mails checked so far.
+    mail_seen: Vec<usize>,
+}
+
+/// The e-mail address of account `a`.
+fn address(a: usize) -> String {
+    format!("konto{a}@ostrov.test")
 }
 
 /// The first account's Telegram chat.
@@ -439,6 +452,7 @@ impl World {
             }
             Audience::Members => v == Viewer::Host || matches!(v, Viewer::Seat(_)),
             Audience::Host => over,
+            Audience::Request(p) => v == Viewer::Host || v == Viewer::Seat(*p),
         }
     }
 
@@ -603,6 +617,7 @@ impl World {
                     format!("{api}/gamefile?format=json"),
                     format!("{api}/events"),
                     format!("{api}/inbox"),
+                    format!("{api}/requests"),
                     page.clone(),
                     format!("{page}/thread?room=thread"),
                     format!("{page}/thread?room=pack"),
@@ -628,6 +643,13 @@ impl World {
                     self.check(a, "telegram", text, &forbidden, stage);
                 }
                 self.telegram_seen[a] = said.len();
+                // And what was mailed to its address.
+                let mailed = self.mail.to(&address(a));
+                for m in &mailed[self.mail_seen[a]..] {
+                    let whole = format!("{}\n{}", m.header("subject").unwrap_or(""), m.body);
+                    self.check(a, "mail", &whole, &forbidden, stage);
+                }
+                self.mail_seen[a] = mailed.len();
             }
             for p in paths {
                 let r = self.get(a, &p);
@@ -713,6 +735,17 @@ impl World {
                 s if s.starts_with("/inbox?") && v == Viewer::Spectator => {
                     assert_eq!(r.status, 403, "{stage}: {who} GET {path}: {}", r.body)
                 }
+                "/requests" => match v {
+                    Viewer::Host => {
+                        ok(r);
+                    }
+                    Viewer::Seat(_) => {
+                        for q in ok(r)["requests"].as_array().unwrap() {
+                            assert_eq!(q["name"].as_str(), me.as_deref(), "{stage}: {who} sees another's request: {q}");
+                        }
+                    }
+                    _ => assert_eq!(r.status, 403, "{stage}: {who} GET {path}: {}", r.body),
+                },
                 "/report" | "/gamefile" | "/gamefile?format=json" | "/events" => {
                     if sight.sees_all() {
                         ok(r);
@@ -831,6 +864,21 @@ impl World {
             if posted {
                 told.extend(pack_accounts.iter().map(|a| (g, *a)));
             }
+            // A request to the host by one seat (it changes no game: no stream hears of it).
+            let t = &self.tables[g];
+            let seats = t.m.state().list_order().to_vec();
+            let p = seats[(day as usize + g) % seats.len()];
+            let (a, m) = (t.account(p), marker(&mut self.next, 'r'));
+            let r = self.post(
+                a,
+                &format!("/api/games/{id}/requests"),
+                json!({"text": format!("Ведущий, {m}: найдите мне замену.")}),
+            );
+            if r.status == 201 {
+                self.ledger.insert(m, Secret { game: g, audience: Audience::Request(p) });
+            } else {
+                assert_eq!(r.status, 429, "{}", r.body);
+            }
             told.insert((g, host));
         }
         told
@@ -888,10 +936,14 @@ impl World {
 fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
     let t0 = Instant::now();
     let telegram = support::telegram::BotApi::start();
-    let server = Server::with_bot(&telegram, "leak");
+    let mail = support::mail::Sink::start();
+    let server = Server::start_notifying(ostrov_server::notify::Settings {
+        mail: support::mail_settings(&mail).mail,
+        ..support::bot_settings(&telegram, "leak")
+    });
     let n_games = GAMES.len();
     let mut accounts: Vec<Account> = Vec::new();
-    let api = &telegram;
+    let (api, sink) = (&telegram, &mail);
     let add = |accounts: &mut Vec<Account>, label: &str, server: &Server, n_games: usize| -> usize {
         let mut c = server.user(label);
         // The account's Telegram chat, linked through the bot.
@@ -899,6 +951,11 @@ fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
         let code = ok(&c.post("/api/me/telegram", json!({})).unwrap())["code"].as_str().unwrap().to_string();
         api.say(chat, &format!("/start {code}"));
         api.wait_for(chat, "подключён к аккаунту");
+        // The account's address, confirmed by the link of its confirmation mail.
+        let to = address(accounts.len());
+        ok(&c.call("PATCH", "/api/me", Some(&json!({"email": to}))).unwrap());
+        let link = sink.wait_for(&to, "Подтвердите").link("https://ostrov.test/mail/confirm/").unwrap();
+        assert!(c.get(link.trim_start_matches("https://ostrov.test")).unwrap().body.contains("Адрес подтверждён"));
         accounts.push(Account {
             label: label.to_string(),
             client: Some(c.keep_alive()),
@@ -977,6 +1034,8 @@ fn every_channel_shows_each_viewer_only_what_the_engines_sight_allows() {
         seer_texts: 0,
         telegram_seen: vec![0; n_accounts],
         telegram,
+        mail_seen: vec![0; n_accounts],
+        mail,
     };
     w.server.clock.set(START);
     for g in 0..n_games {

@@ -387,6 +387,28 @@ pub struct Outgoing {
     pub created_at: i64,
 }
 
+/// An account's e-mail address (issue 31, point 5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailAddress {
+    pub address: String,
+    /// When it was confirmed (`None`: it gets nothing but its confirmation mail).
+    pub confirmed_at: Option<i64>,
+    /// The confirmation's token while unconfirmed.
+    pub token: Option<String>,
+    /// The secret of its unsubscribe link.
+    pub unsub: String,
+}
+
+/// A player's request to the host of a game (issue 31, point 3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostRequest {
+    pub id: i64,
+    pub game_id: i64,
+    pub user_id: i64,
+    pub text: String,
+    pub created_at: i64,
+}
+
 /// What a store without notifications answers (a test's wrapper of a store).
 const NO_OUTBOX: &str = "this store keeps no notifications";
 
@@ -479,6 +501,40 @@ store_trait! {
         }
         async fn set_bot_value(&self, name: &str, value: i64) -> Result<()> {
             let _ = (name, value);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+
+        /// Sets an account's address (replacing its earlier one), unconfirmed, with its
+        /// confirmation token and unsubscribe secret.
+        async fn mail_set(&self, user: i64, address: &str, token: &str, expires_at: i64, unsub: &str, now: i64) -> Result<()> {
+            let _ = (user, address, token, expires_at, unsub, now);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Confirms the address whose token this is (it works once, before it expires): its account.
+        async fn mail_confirm(&self, token: &str, now: i64) -> Result<Option<i64>> {
+            let _ = (token, now);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// An account's address.
+        async fn mail_of(&self, user: i64) -> Result<Option<MailAddress>> {
+            let _ = (user,);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Removes an account's address, or the address whose unsubscribe secret this is:
+        /// the account it was of.
+        async fn mail_remove(&self, user: Option<i64>, unsub: Option<&str>) -> Result<Option<i64>> {
+            let _ = (user, unsub);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// Keeps a request to the host and, in the same transaction, its notices, each
+        /// keyed by the request (`seq` = minus its id): the request's id.
+        async fn request_add(&self, game_id: i64, user: i64, text: &str, now: i64, notices: &[NewNotice]) -> Result<i64> {
+            let _ = (game_id, user, text, now, notices);
+            Err(StoreError::Db(NO_OUTBOX.into()))
+        }
+        /// A game's requests to the host, of one sender or all, in order.
+        async fn requests(&self, game_id: i64, user: Option<i64>) -> Result<Vec<HostRequest>> {
+            let _ = (game_id, user);
             Err(StoreError::Db(NO_OUTBOX.into()))
         }
     }

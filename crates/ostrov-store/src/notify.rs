@@ -7,7 +7,7 @@
 
 use sqlx::Row;
 
-use crate::{NewNotice, Notify, Outgoing, PgStore, Result, SqliteStore};
+use crate::{HostRequest, MailAddress, NewNotice, Notify, Outgoing, PgStore, Result, SqliteStore};
 
 /// The statement for SQLite: `$1` → `?1`.
 fn lite(sql: &str) -> String {
@@ -232,6 +232,106 @@ macro_rules! notify_impl {
                 .execute(&self.pool)
                 .await?;
                 Ok(())
+            }
+
+            async fn mail_set(
+                &self,
+                user: i64,
+                address: &str,
+                token: &str,
+                expires_at: i64,
+                unsub: &str,
+                now: i64,
+            ) -> Result<()> {
+                sqlx::query(&$q("INSERT INTO mail_addresses (user_id, address, confirmed_at, token, token_expires, unsub, set_at)
+                     VALUES ($1, $2, NULL, $3, $4, $5, $6)
+                     ON CONFLICT (user_id) DO UPDATE SET address = excluded.address, confirmed_at = NULL,
+                     token = excluded.token, token_expires = excluded.token_expires, unsub = excluded.unsub,
+                     set_at = excluded.set_at"))
+                .bind(user)
+                .bind(address)
+                .bind(token)
+                .bind(expires_at)
+                .bind(unsub)
+                .bind(now)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn mail_confirm(&self, token: &str, now: i64) -> Result<Option<i64>> {
+                Ok(sqlx::query_scalar(&$q("UPDATE mail_addresses SET confirmed_at = $2, token = NULL, token_expires = NULL
+                     WHERE token = $1 AND token_expires > $2 RETURNING user_id"))
+                .bind(token)
+                .bind(now)
+                .fetch_optional(&self.pool)
+                .await?)
+            }
+
+            async fn mail_of(&self, user: i64) -> Result<Option<MailAddress>> {
+                let row = sqlx::query(&$q("SELECT address, confirmed_at, token, unsub FROM mail_addresses WHERE user_id = $1"))
+                    .bind(user)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                Ok(row.map(|r| MailAddress {
+                    address: r.get(0),
+                    confirmed_at: r.get(1),
+                    token: r.get(2),
+                    unsub: r.get(3),
+                }))
+            }
+
+            async fn mail_remove(&self, user: Option<i64>, unsub: Option<&str>) -> Result<Option<i64>> {
+                Ok(sqlx::query_scalar(&$q("DELETE FROM mail_addresses WHERE user_id = $1 OR unsub = $2 RETURNING user_id"))
+                    .bind(user)
+                    .bind(unsub)
+                    .fetch_optional(&self.pool)
+                    .await?)
+            }
+
+            async fn request_add(&self, game_id: i64, user: i64, text: &str, now: i64, notices: &[NewNotice]) -> Result<i64> {
+                let mut tx = self.pool.begin().await?;
+                let id: i64 = sqlx::query_scalar(&$q("INSERT INTO host_requests (game_id, user_id, text, created_at)
+                     VALUES ($1, $2, $3, $4) RETURNING id"))
+                .bind(game_id)
+                .bind(user)
+                .bind(text)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?;
+                for n in notices {
+                    sqlx::query(&$q("INSERT INTO outbox (game_id, seq, recipient, kind, text, created_at, next_at)
+                         VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (game_id, seq, recipient, kind) DO NOTHING"))
+                    .bind(n.game_id)
+                    .bind(-id)
+                    .bind(n.recipient)
+                    .bind(&n.kind)
+                    .bind(&n.text)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(id)
+            }
+
+            async fn requests(&self, game_id: i64, user: Option<i64>) -> Result<Vec<HostRequest>> {
+                let rows = sqlx::query(&$q("SELECT id, game_id, user_id, text, created_at FROM host_requests
+                     WHERE game_id = $1 AND ($2 IS NULL OR user_id = $2) ORDER BY id"))
+                .bind(game_id)
+                .bind(user)
+                .fetch_all(&self.pool)
+                .await?;
+                Ok(rows
+                    .iter()
+                    .map(|r| HostRequest {
+                        id: r.get(0),
+                        game_id: r.get(1),
+                        user_id: r.get(2),
+                        text: r.get(3),
+                        created_at: r.get(4),
+                    })
+                    .collect())
             }
         }
     };

@@ -120,6 +120,27 @@ const MIGRATIONS: &[&str] = &[
     "CREATE TABLE telegram_codes (code TEXT PRIMARY KEY, user_id BIGINT NOT NULL, expires_at BIGINT NOT NULL)",
     "CREATE TABLE notify_prefs (user_id BIGINT PRIMARY KEY, remind_hours BIGINT NOT NULL)",
     "CREATE TABLE bot_state (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
+    // E-mail (issue 31, point 5): one address per account, mailed nothing but its
+    // confirmation (`token`, single use, until `token_expires`) until `confirmed_at`;
+    // `unsub` is the secret of its one-click unsubscribe link.
+    "CREATE TABLE mail_addresses (
+        user_id BIGINT PRIMARY KEY,
+        address TEXT NOT NULL,
+        confirmed_at BIGINT,
+        token TEXT UNIQUE,
+        token_expires BIGINT,
+        unsub TEXT NOT NULL UNIQUE,
+        set_at BIGINT NOT NULL
+    )",
+    // A player's requests to the host (issue 31, point 3): private to the sender and the host.
+    "CREATE TABLE host_requests (
+        id INTEGER PRIMARY KEY,
+        game_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+    )",
+    "CREATE INDEX host_requests_by_game ON host_requests (game_id, id)",
 ];
 
 /// SQLite implementation of [`Store`](crate::Store).

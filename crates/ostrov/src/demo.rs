@@ -35,6 +35,9 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         trust_proxy: false,
         signups_per_hour: ostrov_server::ratelimit::SIGNUPS_PER_HOUR,
         telegram_api: ostrov_server::telegram::api::DEFAULT_API.to_string(),
+        smtp: None,
+        mail_from: None,
+        smtp_user: None,
         clock_file: a.clock_file,
     };
     crate::serve::start(serve, lang, Some(a.day_minutes))

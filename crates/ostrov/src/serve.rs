@@ -40,6 +40,16 @@ pub struct Args {
     /// OSTROV_TELEGRAM_TOKEN, never from the command line).
     #[arg(long, value_name = "URL", default_value = ostrov_server::telegram::api::DEFAULT_API)]
     pub(crate) telegram_api: String,
+    /// The SMTP server for e-mail notices: smtp://[user@]host[:port] (STARTTLS when
+    /// offered) or smtps://…; the password comes from OSTROV_SMTP_PASSWORD.
+    #[arg(long, value_name = "URL", requires = "mail_from")]
+    pub(crate) smtp: Option<String>,
+    /// The sender's address of the mails (with --smtp).
+    #[arg(long, value_name = "ADDR", requires = "smtp")]
+    pub(crate) mail_from: Option<String>,
+    /// The SMTP user, if not in the --smtp URL.
+    #[arg(long, value_name = "USER", requires = "smtp")]
+    pub(crate) smtp_user: Option<String>,
     /// For tests: read the current time (Unix seconds) from this file instead of the clock.
     #[arg(long, hide = true)]
     pub(crate) clock_file: Option<PathBuf>,
@@ -148,6 +158,7 @@ pub(crate) fn start(a: Args, lang: Lang, practice: Option<u32>) -> Result<(), Fa
             })?;
         }
         let telegram = state.notify.telegram.is_some();
+        let mail = state.notify.mail.as_ref().map(|m| format!("{:?}", m.server));
         let state = Arc::new(state);
         spawn_scheduler(state.clone());
         spawn_watcher(state.clone());
@@ -172,6 +183,12 @@ pub(crate) fn start(a: Args, lang: Lang, practice: Option<u32>) -> Result<(), Fa
                 Lang::English => println!("The Telegram bot is on (API: {})", a.telegram_api),
             }
         }
+        if let Some(server) = mail {
+            match lang {
+                Lang::Ru => println!("Почта включена (SMTP: {server})"),
+                Lang::English => println!("E-mail is on (SMTP: {server})"),
+            }
+        }
         ostrov_server::serve(listener, state).await.map_err(|e| {
             Failure(match lang {
                 Lang::Ru => format!("сервер остановился: {e}"),
@@ -184,11 +201,30 @@ pub(crate) fn start(a: Args, lang: Lang, practice: Option<u32>) -> Result<(), Fa
 /// The environment variable of the Telegram bot's token.
 pub const TELEGRAM_TOKEN_VAR: &str = "OSTROV_TELEGRAM_TOKEN";
 
-/// Notifications: the site's address for links, and the Telegram bot when its token is in
-/// the environment. The token is never printed.
+/// The environment variable of the SMTP password.
+pub const SMTP_PASSWORD_VAR: &str = "OSTROV_SMTP_PASSWORD";
+
+/// Notifications: the site's address for links, the Telegram bot when its token is in
+/// the environment, and e-mail with `--smtp`. The token and the password are never printed.
 fn notify_settings(a: &Args, lang: Lang) -> Result<ostrov_server::notify::Settings, Failure> {
     use ostrov_server::telegram::{api, Bot};
     let mut s = ostrov_server::notify::Settings { site: a.public_url.clone(), ..Default::default() };
+    if let (Some(smtp), Some(from)) = (&a.smtp, &a.mail_from) {
+        let failed = |e: String| {
+            Failure(match lang {
+                Lang::Ru => e,
+                Lang::English => format!("e-mail: {e}"),
+            })
+        };
+        if a.public_url.is_none() {
+            return Err(failed(
+                "--smtp: нужен и --public-url — в письмах ссылки на сайт (подтверждение, отписка)".into(),
+            ));
+        }
+        let password = std::env::var(SMTP_PASSWORD_VAR).ok().filter(|p| !p.is_empty());
+        let mailer = ostrov_server::mail::Mailer::new(smtp, from, a.smtp_user.as_deref(), password).map_err(failed)?;
+        s.mail = Some(Arc::new(mailer));
+    }
     let token = std::env::var(TELEGRAM_TOKEN_VAR).unwrap_or_default();
     if token.trim().is_empty() {
         return Ok(s);

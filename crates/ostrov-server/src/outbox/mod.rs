@@ -3,6 +3,8 @@
 //! outbox's due notices are sent (see the module [`crate::notify`] for what is promised).
 
 pub mod derive;
+mod mail;
+mod retry;
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -15,6 +17,7 @@ use crate::app::AppState;
 use crate::game::Status;
 use crate::notify::{DEFAULT_REMIND_HOURS, REMIND_CHOICES};
 use crate::telegram::api::ApiFailure;
+use retry::{backoff, wall};
 
 /// Notices claimed per tick: under Telegram's 30 messages a second.
 const BATCH: i64 = 25;
@@ -22,15 +25,6 @@ const BATCH: i64 = 25;
 /// A claim older than this (seconds) belongs to a sender that is gone: its notices are
 /// claimed again.
 pub const CLAIM_SECS: i64 = 120;
-
-/// The longest wait before a failed notice is tried again (seconds).
-const MAX_BACKOFF: i64 = 600;
-
-/// The real clock (Unix seconds): claims and retries are about the network, not the
-/// game's clock.
-fn wall() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
 
 /// Starts the notifier (when a channel is on) and the Telegram bot's poller.
 pub fn spawn_notifier<S: Store>(st: Arc<AppState<S>>) {
@@ -103,7 +97,7 @@ async fn derive_all<S: Store>(st: &Arc<AppState<S>>) -> Result<(), String> {
             if cursor < live.seq {
                 let events = st.store.events_after(id, cursor).await.map_err(|e| e.to_string())?;
                 let events: Vec<_> = events.into_iter().filter(|e| e.seq <= live.seq).collect();
-                let notices = derive::notices(live, &events, now, site.as_deref());
+                let notices = st.notify.per_channel(derive::notices(live, &events, now, site.as_deref()));
                 st.store.outbox_put(id, live.seq, &notices, now).await.map_err(|e| e.to_string())?;
             }
             st.notifier.read.lock().map_err(|e| e.to_string())?.insert(id, live.seq);
@@ -111,7 +105,8 @@ async fn derive_all<S: Store>(st: &Arc<AppState<S>>) -> Result<(), String> {
         if live.status == Status::Running {
             let reminders = remind(st, live, now, site.as_deref()).await?;
             if !reminders.is_empty() {
-                st.store.outbox_put(id, 0, &reminders, now).await.map_err(|e| e.to_string())?;
+                let rows = st.notify.per_channel(reminders.clone());
+                st.store.outbox_put(id, 0, &rows, now).await.map_err(|e| e.to_string())?;
                 let mut done = st.notifier.reminded.lock().map_err(|e| e.to_string())?;
                 for n in &reminders {
                     done.insert((id, live.open_day().unwrap_or(0), n.recipient));
@@ -161,19 +156,28 @@ async fn remind<S: Store>(
     Ok(derive::reminders(live, now, site, &|u| hours.get(&u).copied().unwrap_or(0)))
 }
 
-/// Sends the outbox's due notices.
+/// Sends the outbox's due notices: mail rows by mail ([`mail`]), the others by Telegram.
 async fn send_due<S: Store>(st: &Arc<AppState<S>>) -> Result<(), String> {
-    let Some(bot) = st.notify.telegram.clone() else { return Ok(()) };
     let now = wall();
-    if st.notifier.hold_until.load(Ordering::Acquire) > now {
-        return Ok(());
-    }
+    let telegram_held = st.notifier.hold_until.load(Ordering::Acquire) > now;
     let claim = format!("{}:{}", st.notifier.node, st.notifier.claims.fetch_add(1, Ordering::AcqRel));
     let due = st.store.outbox_claim(&claim, now, now - CLAIM_SECS, BATCH).await.map_err(|e| e.to_string())?;
-    let mut held = false;
+    let mut held = telegram_held;
     for n in due {
+        if n.kind.starts_with(crate::mail::PREFIX) {
+            mail::send_one(st, &claim, &n).await?;
+            continue;
+        }
+        let Some(bot) = st.notify.telegram.clone() else {
+            st.store
+                .outbox_done(n.id, &claim, "dropped", now, Some("telegram off"))
+                .await
+                .map_err(|e| e.to_string())?;
+            continue;
+        };
         if held {
-            st.store.outbox_retry(n.id, &claim, now, "held").await.map_err(|e| e.to_string())?;
+            let until = st.notifier.hold_until.load(Ordering::Acquire).max(now);
+            st.store.outbox_retry(n.id, &claim, until, "held").await.map_err(|e| e.to_string())?;
             continue;
         }
         held = send_one(st, &bot, &claim, &n).await?;
@@ -222,7 +226,7 @@ async fn send_one<S: Store>(
             Ok(false)
         }
         Err(ApiFailure::Unreachable(why)) => {
-            let wait = (1i64 << n.attempts.clamp(1, 10)).min(MAX_BACKOFF);
+            let wait = backoff(n.attempts);
             st.store.outbox_retry(n.id, claim, wall() + wait, &why).await.map_err(store)?;
             Ok(false)
         }

@@ -42,6 +42,7 @@ pub fn routes<S: Store>() -> Router<Arc<AppState<S>>> {
         .route("/games/{id}/events", get(papers::events::<S>))
         .route("/games/{id}/host/{action}", post(host::act::<S>))
         .route("/games/{id}/board", get(desk::board::<S>))
+        .route("/games/{id}/requests", get(notify::requests::<S>).post(notify::request::<S>))
         .route("/games/{id}/preview", get(desk::preview::<S>))
         .route("/users/{name}/stats", get(users::stats::<S>))
         .route("/stats", get(users::setups::<S>))

@@ -28,9 +28,11 @@ pub mod desk;
 pub mod host;
 pub mod lobby;
 mod locking;
+pub mod mail;
 pub mod notify;
 pub mod orders;
 pub mod records;
+pub mod requests;
 pub mod sightings;
 pub mod talk;
 

@@ -27,6 +27,9 @@ pub struct NotifySettings {
     pub telegram_available: bool,
     pub telegram_linked: bool,
     pub remind_hours: i64,
+    /// The account's e-mail address, when this server sends mail (`--smtp`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<super::mail::EmailState>,
 }
 
 fn bot<S: Store>(st: &AppState<S>) -> Result<Arc<crate::telegram::Bot>, ApiError> {
@@ -94,6 +97,10 @@ pub async fn settings_of<S: Store>(st: &AppState<S>, user: i64) -> Result<Notify
         telegram_available: st.notify.telegram.is_some(),
         telegram_linked: st.store.telegram_chat(user).await?.is_some(),
         remind_hours: st.store.remind_hours(user).await?.unwrap_or(DEFAULT_REMIND_HOURS),
+        email: match st.notify.mail {
+            Some(_) => Some(super::mail::state(st, user).await?),
+            None => None,
+        },
     })
 }
 

@@ -160,6 +160,14 @@ pub struct GamePage<'a> {
     /// A practice game of `ostrov demo`: its day's length in minutes, for the guide at the
     /// top of its player's page.
     pub practice: Option<u32>,
+    /// The requests to the host this viewer may read (the host's all, a player's own;
+    /// issue 31), filled in by [`render`].
+    pub requests: Option<Vec<crate::service::requests::RequestView>>,
+    /// Whether the viewer may write to the host (a seated player of a running game).
+    pub may_request: bool,
+    /// Why the request was refused, or that it was sent.
+    pub request_error: Option<String>,
+    pub request_sent: bool,
 }
 
 impl GamePage<'_> {
@@ -299,6 +307,10 @@ pub fn render_game_page<'a>(
         free: live.config.slots.saturating_sub(live.members.len()),
         host_error,
         practice: None,
+        requests: None,
+        may_request: matches!(viewer, Viewer::Player(_)) && live.status == Status::Running,
+        request_error: notes.get("request").map(str::to_string),
+        request_sent: notes.done == "request",
         game,
     }
 }
@@ -316,6 +328,7 @@ pub async fn render<S: Store>(st: &Arc<AppState<S>>, v: &Visitor, id: i64, notes
         .flatten();
     let mut p = render_game_page(v, &slot.live, invite, now, &notes, preview);
     p.practice = st.demo.as_ref().filter(|d| d.hosts(slot.live.host)).map(|d| d.day_minutes);
+    p.requests = crate::service::requests::readable(st, &slot.live, user).await?;
     if slot.live.host == user {
         p.game.shared_access = Some(crate::service::sightings::shared(st, &slot.live).await?);
     }
@@ -377,5 +390,30 @@ pub async fn order<S: Store>(
         Err(e @ ApiError::Internal(_)) => Err(e.into()),
         Err(ApiError::Forbidden) => Err(ApiError::Forbidden.into()),
         Err(e) => render(&st, &v, id, Notes::error(&act, e.message())).await,
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct RequestForm {
+    csrf: String,
+    text: String,
+}
+
+/// `POST /games/{id}/request`: «Написать ведущему» from the game page.
+pub async fn request<S: Store>(
+    State(st): St<S>,
+    h: HeaderMap,
+    p: Id,
+    Form(f): Form<RequestForm>,
+) -> Result<Response, WebError> {
+    let v = Visitor::of(&st, &h).await?;
+    let user = v.id()?;
+    v.check(&f.csrf)?;
+    let Path(id) = p.map_err(ApiError::from)?;
+    match service::requests::send(&st, id, user, &f.text).await {
+        Ok(_) => Ok(to(&format!("/games/{id}?done=request#requests"))),
+        Err(e @ (ApiError::Internal(_) | ApiError::Forbidden | ApiError::NotFound)) => Err(e.into()),
+        Err(e) => render(&st, &v, id, Notes::error("request", e.message())).await,
     }
 }

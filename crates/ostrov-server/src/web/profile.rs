@@ -227,6 +227,8 @@ fn notify_note(query: &str) -> Option<&'static str> {
     Some(match query.strip_prefix("telegram=")? {
         "unlinked" => "Telegram отключён: уведомлений больше не будет.",
         "saved" => "Напоминание сохранено.",
+        "email_sent" => "Адрес сохранён: на него отправлено письмо со ссылкой для подтверждения.",
+        "email_removed" => "Адрес удалён: писем больше не будет.",
         "telegram_off" => "На этом сервере Telegram не подключён.",
         "telegram_down" => "Telegram сейчас не отвечает; попробуйте через минуту.",
         "too_many_requests" => "Слишком много кодов подряд; попробуйте позже.",

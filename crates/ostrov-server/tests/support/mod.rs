@@ -18,6 +18,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod mail;
 pub mod telegram;
 
 use std::cell::Cell;
@@ -160,6 +161,11 @@ impl Server {
         self.inner = Some(inner);
     }
 
+    /// [`Server::start`] with e-mail through the SMTP sink (and no Telegram).
+    pub fn with_mail(sink: &mail::Sink) -> Server {
+        Server::start_notifying(mail_settings(sink))
+    }
+
     /// Another node over the same database with a Telegram bot at the stand-in.
     pub fn node_with_bot(&self, clock: Arc<TestClock>, api: &telegram::BotApi, node: &str) -> LocalServer {
         LocalServer::start_notifying(&self.db, clock, limits(), bot_settings(api, node)).expect("another node starts")
@@ -215,6 +221,20 @@ pub fn bot_settings(api: &telegram::BotApi, node: &str) -> ostrov_server::notify
         telegram: Some(Arc::new(Bot::new(client))),
         tick_ms: 100,
         poll_secs: 1,
+        mail: None,
+    }
+}
+
+/// Notifications by e-mail through the SMTP sink, from `ostrov@ostrov.test`, signing in.
+pub fn mail_settings(sink: &mail::Sink) -> ostrov_server::notify::Settings {
+    let mailer =
+        ostrov_server::mail::Mailer::new(&sink.url(), "ostrov@ostrov.test", Some("ostrov"), Some("smtp-SECRET".into()))
+            .unwrap();
+    ostrov_server::notify::Settings {
+        site: Some("https://ostrov.test".into()),
+        mail: Some(Arc::new(mailer)),
+        tick_ms: 100,
+        ..Default::default()
     }
 }
 
