@@ -144,7 +144,8 @@ pub async fn commit_request<S: Store>(
     st.repair(slot).await?;
     let id = slot.live.id;
     // On a shared store only the node holding the game's lease writes it (issue 34).
-    match st.store.own(id).await? {
+    // Not known (the database unreachable, this node draining): nothing stored, sent again.
+    match st.store.own(id).await.map_err(|e| ApiError::NotSaved(format!("game {id}: {e}")))? {
         Owner::Here { taken } => {
             if taken && st.store.shared() {
                 // What the previous holder wrote up to the moment its lease moved.

@@ -86,6 +86,20 @@ pub async fn layer<S: Store>(State(st): State<Arc<AppState<S>>>, mut req: Reques
     if let Some(c) = client.and_then(|c| HeaderValue::from_str(&c.to_string()).ok()) {
         headers.insert(HeaderName::from_static(CLIENT), c);
     }
+    // A game this node lately found another node holding: straight to that node, nothing
+    // done here first (the game's lock, the catch-up read).
+    if let Some(owner) = game_of(parts.uri.path()).and_then(|g| st.store.owner_hint(g)) {
+        let sent = send(&owner, parts.method.clone(), parts.uri.clone(), headers.clone(), bytes.clone());
+        match tokio::time::timeout(PATIENCE, sent).await {
+            Ok(Ok(r)) => return r,
+            Ok(Err(Failed::Unreached(e))) => eprintln!("ostrov-server: forwarding to {owner}: {e}"),
+            Ok(Err(Failed::Lost(e))) => {
+                eprintln!("ostrov-server: forwarding to {owner}: {e}");
+                return ApiError::Elsewhere(owner).into_response();
+            }
+            Err(_) => return ApiError::Elsewhere(owner).into_response(),
+        }
+    }
     // Handled here, or forwarded to the game's owner; an owner that does not answer may be
     // gone: once its lease expires this node (or another) takes the game over, so the
     // request is handled again (nothing of it was done) until the owner answers or the
@@ -122,6 +136,12 @@ pub async fn layer<S: Store>(State(st): State<Arc<AppState<S>>>, mut req: Reques
         }
         tokio::time::sleep_until(again).await;
     }
+}
+
+/// The game a path is about: `/api/games/{id}/…` or `/games/{id}/…`.
+fn game_of(path: &str) -> Option<i64> {
+    let rest = path.strip_prefix("/api/games/").or_else(|| path.strip_prefix("/games/"))?;
+    rest.split('/').next()?.parse().ok()
 }
 
 trait RetainHop {

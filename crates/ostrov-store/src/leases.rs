@@ -66,6 +66,9 @@ const IDLE: Duration = Duration::from_secs(60);
 pub(crate) struct Leases {
     me: Mutex<Option<Me>>,
     held: Mutex<HashMap<i64, Held>>,
+    /// The games another node was found to hold, its address, and until when this node
+    /// forwards to it without asking the database again (a third of the lease time).
+    elsewhere: Mutex<HashMap<i64, (String, Instant)>>,
     pub(crate) draining: AtomicBool,
 }
 
@@ -99,6 +102,20 @@ impl Leases {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// The node another node was lately found to hold game `game` (no query).
+    pub fn elsewhere(&self, game: i64) -> Option<String> {
+        let now = Instant::now();
+        let mut e = lock(&self.elsewhere);
+        match e.get(&game) {
+            Some((a, until)) if *until > now => Some(a.clone()),
+            Some(_) => {
+                e.remove(&game);
+                None
+            }
+            None => None,
         }
     }
 
@@ -210,6 +227,9 @@ pub(crate) async fn own(l: &Leases, pool: &PgPool, game: i64) -> Result<Owner> {
     if l.holds(game) {
         return Ok(Owner::Here { taken: false });
     }
+    if let Some(a) = l.elsewhere(game) {
+        return Ok(Owner::There(a));
+    }
     // Twice at most: a lease that expires between the two queries is taken the second time.
     for _ in 0..2 {
         if !l.draining.load(Ordering::Acquire) {
@@ -226,13 +246,15 @@ pub(crate) async fn own(l: &Leases, pool: &PgPool, game: i64) -> Result<Owner> {
                 return Ok(Owner::Here { taken: true });
             }
         }
-        let addr: Option<String> =
-            sqlx::query_scalar(&sql("SELECT addr FROM game_leases WHERE game = $1 AND expires >= NOW_MS AND node <> $2"))
-                .bind(game)
-                .bind(&me.node)
-                .fetch_optional(pool)
-                .await?;
+        let addr: Option<String> = sqlx::query_scalar(&sql(
+            "SELECT addr FROM game_leases WHERE game = $1 AND expires >= NOW_MS AND node <> $2",
+        ))
+        .bind(game)
+        .bind(&me.node)
+        .fetch_optional(pool)
+        .await?;
         if let Some(a) = addr {
+            lock(&l.elsewhere).insert(game, (a.clone(), Instant::now() + me.lease / 3));
             return Ok(Owner::There(a));
         }
     }

@@ -40,8 +40,8 @@ pub mod testdb;
 mod writer;
 
 pub use any::{is_postgres, AnyStore};
-pub use leases::{Lease, Owner};
 pub use backup::{Counts, PgSnapshot};
+pub use leases::{Lease, Owner};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
@@ -343,6 +343,12 @@ store_trait! {
         fn owns(&self, game_id: i64) -> bool {
             let _ = game_id;
             !self.shared()
+        }
+        /// The address of the node lately found to hold game `game_id`'s lease, when it is
+        /// another (no query; `None`: not known, ask [`EventLog::own`]).
+        fn owner_hint(&self, game_id: i64) -> Option<String> {
+            let _ = game_id;
+            None
         }
         /// Drains this node: what is queued is written, then every lease is given up and
         /// none taken any more.

@@ -174,6 +174,16 @@ const MIGRATIONS: &[&str] = &[
      END $$",
     "CREATE TRIGGER events_fenced BEFORE INSERT ON events
      FOR EACH ROW EXECUTE FUNCTION events_fence()",
+    // One announcement per game per statement (its last seq), not one per entry: a batch
+    // of a hundred orders is one notice to each listening node, which reads what it lacks.
+    "DROP TRIGGER events_announce ON events",
+    "CREATE FUNCTION events_notify_batch() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       PERFORM pg_notify('ostrov_events', game_id || ':' || MAX(seq)) FROM appended GROUP BY game_id;
+       RETURN NULL;
+     END $$",
+    "CREATE TRIGGER events_announce AFTER INSERT ON events REFERENCING NEW TABLE AS appended
+     FOR EACH STATEMENT EXECUTE FUNCTION events_notify_batch()",
 ];
 
 /// PostgreSQL implementation of [`Store`](crate::Store).
@@ -643,6 +653,10 @@ impl EventLog for PgStore {
 
     fn owns(&self, game_id: i64) -> bool {
         self.leases.holds(game_id)
+    }
+
+    fn owner_hint(&self, game_id: i64) -> Option<String> {
+        self.leases.elsewhere(game_id)
     }
 
     async fn release(&self) -> Result<()> {

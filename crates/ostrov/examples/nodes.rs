@@ -6,6 +6,8 @@
 //! - many games: 1,000 clients across 100 games of 10 players (100 accounts, each playing
 //!   in 10 games), the games spread over the nodes (each game's clients on one node).
 //!
+//! The nodes run with `--trust-proxy` (as behind nginx), since 1,000 clients from one
+//! address would pass the cap of connections per address.
 //! Each client is an OS thread with a kept-alive connection to its node, sending its next
 //! vote as soon as the last is answered (a closed loop), for `--secs` seconds or `--votes`
 //! votes (a player may send 200 orders a day), whichever comes first. Prints orders per
@@ -59,7 +61,8 @@ fn cpu_of(pid: u32) -> f64 {
     // 14th field of the line, stime the 15th.
     let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return 0.0 };
     let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0) + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    let ticks: f64 =
+        f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0) + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
     // SAFETY: sysconf has no preconditions.
     ticks / unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64
 }
@@ -91,7 +94,9 @@ const MANY: Load = Load { games: 100, players: 10, accounts: 100 };
 fn run(label: &str, bin: &Path, db: &str, nodes: usize, dir: &Path, (secs, votes): (u64, usize), load: Load) {
     let clock = dir.join(format!("clock-{nodes}-{}-{}", db.len(), load.games));
     std::fs::write(&clock, T0.to_string()).unwrap();
-    let servers: Vec<Node> = (0..nodes).map(|_| Node::start_with(bin, db, &clock)).collect();
+    // As behind a proxy (the clients all come from loopback): no cap of connections per
+    // address, which 1,000 clients from one address would pass.
+    let servers: Vec<Node> = (0..nodes).map(|_| Node::start_args(bin, db, &clock, &["--trust-proxy"])).collect();
     let addr = |i: usize| servers[i % nodes].addr;
     // Hosts: at most 10 open games each.
     let hosts: Vec<Client> = (0..load.games.div_ceil(10))
@@ -106,7 +111,10 @@ fn run(label: &str, bin: &Path, db: &str, nodes: usize, dir: &Path, (secs, votes
         .map(|g| {
             let mut host = hosts[g / 10].clone();
             let v = ok(
-                host.post("/api/games", json!({"title": format!("Узлы {g}"), "slots": load.players, "setup": setup, "seed": 1})),
+                host.post(
+                    "/api/games",
+                    json!({"title": format!("Узлы {g}"), "slots": load.players, "setup": setup, "seed": 1}),
+                ),
                 "create",
             );
             (v["id"].as_i64().unwrap(), v["invite"].as_str().unwrap().to_string())
@@ -235,7 +243,9 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("ostrov-nodes-bench-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     println!("Closed loop, at most {secs} s or {votes} votes per client");
-    for (title, load) in [("One busy game: 100 clients, spread over the nodes", BUSY), ("Many games: 1,000 clients in 100 games", MANY)] {
+    for (title, load) in
+        [("One busy game: 100 clients, spread over the nodes", BUSY), ("Many games: 1,000 clients in 100 games", MANY)]
+    {
         println!("{title}");
         let sqlite = dir.join(format!("ostrov-{}.db", load.games));
         run("SQLite, 1 node", &bin, sqlite.to_str().expect("a UTF-8 path"), 1, &dir, (secs, votes), load);

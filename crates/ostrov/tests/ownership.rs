@@ -97,14 +97,15 @@ struct Load {
 fn load(players: Vec<(usize, Client, i64)>, names: &[String], game: i64, addrs: &Arc<RwLock<Vec<SocketAddr>>>) -> Load {
     let accepted: Arc<Mutex<HashMap<String, String>>> = Arc::default();
     let stop = Arc::new(AtomicBool::new(false));
-    let (answered, unavailable, late) = (Arc::default(), Arc::<AtomicUsize>::default(), Arc::<AtomicUsize>::default());
+    let (answered, unavailable, late) =
+        (Arc::<AtomicUsize>::default(), Arc::<AtomicUsize>::default(), Arc::<AtomicUsize>::default());
     let voters = players
         .into_iter()
         .map(|(i, mut c, uid)| {
             let (accepted, stop, answered, unavailable, late, names, addrs) = (
                 accepted.clone(),
                 stop.clone(),
-                Arc::clone(&answered),
+                answered.clone(),
                 unavailable.clone(),
                 late.clone(),
                 names.to_vec(),
@@ -179,7 +180,10 @@ fn a_games_owner_moves_on_sigkill_and_on_a_drain_and_a_paused_owner_is_fenced() 
     let mut host = Client::new(addr_of(0));
     ok(host.post("/api/signup", json!({"name": "Ведущий", "password": "password-123"})), "signup");
     let g = ok(
-        host.post("/api/games", json!({"title": "Владельцы", "slots": PLAYERS, "setup": "werewolf=4,seer,nurse", "seed": 3})),
+        host.post(
+            "/api/games",
+            json!({"title": "Владельцы", "slots": PLAYERS, "setup": "werewolf=4,seer,nurse", "seed": 3}),
+        ),
         "create",
     );
     let game = g["id"].as_i64().unwrap();
