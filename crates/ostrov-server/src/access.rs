@@ -148,6 +148,16 @@ impl Sightings {
         }
     }
 
+    /// The token a node puts on a request it forwards to another (crate::forward): a keyed
+    /// hash with the server's secret, which only the nodes know.
+    pub(crate) fn node_token(&self) -> String {
+        use blake2::{Blake2s256, Digest};
+        let mut h = Blake2s256::new();
+        h.update(b"ostrov-node-forward\0");
+        h.update(self.secret.as_bytes());
+        crate::hex::hex(&h.finalize()[..16])
+    }
+
     /// The keyed hash of `value` of kind `kind`.
     pub(crate) fn key(&self, kind: Shared, value: &str) -> String {
         use blake2::{Blake2s256, Digest};

@@ -1,12 +1,14 @@
 //! Committing an event to a game: checked against the game in memory, folded in, and
 //! appended to its log, durably before the client is told "accepted". On a store only
-//! this node writes, appends are pipelined (staged under the game's lock, waited for
-//! after it); on a shared store each is waited for under the lock.
+//! this node writes, and on a shared store for a game whose lease this node holds (issue
+//! 34), appends are pipelined (staged under the game's lock, waited for after it); a game
+//! another node holds is that node's to write (the request is forwarded to it); on a
+//! shared store where nodes own no games, each append is waited for under the lock.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use ostrov_store::{Appended, NewEvent, Store};
+use ostrov_store::{Appended, NewEvent, Owner, Store};
 
 use crate::app::AppState;
 use crate::cache::LoadedGame;
@@ -140,10 +142,24 @@ pub async fn commit_request<S: Store>(
     now: i64,
 ) -> Result<Staged, ApiError> {
     st.repair(slot).await?;
-    if st.store.shared() {
-        return commit_shared(st, slot, ev, author, request, now).await.map(|c| Staged(StagedWait::Done(c)));
-    }
     let id = slot.live.id;
+    // On a shared store only the node holding the game's lease writes it (issue 34).
+    // Not known (the database unreachable, this node draining): nothing stored, sent again.
+    match st.store.own(id).await.map_err(|e| ApiError::NotSaved(format!("game {id}: {e}")))? {
+        Owner::Here { taken } => {
+            if taken && st.store.shared() {
+                // What the previous holder wrote up to the moment its lease moved.
+                st.refresh(slot).await?;
+            }
+        }
+        Owner::There(addr) => {
+            crate::forward::note(&addr);
+            return Err(ApiError::Elsewhere(addr));
+        }
+        Owner::Shared => {
+            return commit_shared(st, slot, ev, author, request, now).await.map(|c| Staged(StagedWait::Done(c)));
+        }
+    }
     let (kind, payload) = ev.split();
     if let Some(r) = &request {
         if let Some(seq) = already_stored(slot, r)? {

@@ -29,6 +29,10 @@ pub enum ApiError {
     /// The write did not reach the disk (the batch holding it failed, or one before it in
     /// the same game did): 503, nothing of the request was accepted. The detail is logged.
     NotSaved(String),
+    /// Another node holds the game's lease (it serves at this address): nothing done here.
+    /// The request is forwarded to it ([`crate::forward`]); answered as such only when it
+    /// cannot be (503).
+    Elsewhere(String),
     Internal(String),
 }
 
@@ -42,7 +46,7 @@ impl ApiError {
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::Refused(_) | ApiError::Invalid(..) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::NotSaved(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::NotSaved(_) | ApiError::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -59,7 +63,7 @@ impl ApiError {
             ApiError::Conflict(code, _) | ApiError::Invalid(code, _) => code,
             ApiError::Refused(r) => r.code(),
             ApiError::TooMany(..) => "too_many_requests",
-            ApiError::NotSaved(_) => "not_saved",
+            ApiError::NotSaved(_) | ApiError::Elsewhere(_) => "not_saved",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -82,6 +86,10 @@ impl ApiError {
             }
             ApiError::NotSaved(_) => {
                 "Запрос не сохранён (ошибка записи на сервере) и не принят: отправьте его ещё раз.".into()
+            }
+            ApiError::Elsewhere(_) => {
+                "Запрос не принят: игру сейчас ведёт другой узел сервера, и он не ответил. Отправьте запрос ещё раз."
+                    .into()
             }
             ApiError::Internal(_) => "Внутренняя ошибка сервера.".into(),
         }

@@ -30,6 +30,7 @@ pub mod demo;
 pub mod desk;
 pub mod error;
 pub mod extract;
+pub mod forward;
 pub mod game;
 pub mod harden;
 mod hex;
@@ -96,6 +97,7 @@ pub fn app<S: Store>(state: Arc<AppState<S>>) -> Router {
         .merge(web::routes::<S>())
         .fallback(|| async { error::ApiError::NotFound })
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), forward::layer::<S>))
         .layer(axum::middleware::from_fn_with_state(state.limits.body, harden::body_in_time))
         .layer(axum::middleware::from_fn_with_state(state.options.clone(), harden::layer))
         .with_state(state)

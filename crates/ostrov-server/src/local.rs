@@ -16,7 +16,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
-use ostrov_store::AnyStore;
+use ostrov_store::{AnyStore, EventLog};
 
 use crate::app::AppState;
 use crate::client::Client;
@@ -110,6 +110,8 @@ impl LocalServer {
             crate::outbox::spawn_notifier(state.clone());
             let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
             let addr = l.local_addr().map_err(|e| e.to_string())?;
+            let lease = std::time::Duration::from_secs(crate::forward::LEASE_SECONDS);
+            state.store.join_nodes(addr.to_string(), lease).map_err(|e| e.to_string())?;
             tokio::spawn(async move {
                 if let Err(e) = crate::serve(l, state).await {
                     eprintln!("ostrov-server: {e}");

@@ -86,6 +86,8 @@ pub async fn advance<S: Store>(st: &Arc<AppState<S>>, slot: &mut LoadedGame, now
             // up with it (another node ran it) and the next due step is looked at.
             Ok(Committed::Duplicate(_)) if !st.store.shared() => return Ok(()),
             Ok(_) => {}
+            // Another node holds the game: its scheduler runs the step.
+            Err(ApiError::Elsewhere(_)) => return Ok(()),
             Err(error) => return Err(StepFailed { step, error }),
         }
     }
@@ -140,15 +142,23 @@ async fn warm<S: Store>(st: &Arc<AppState<S>>) {
 /// times; the first tick starts folding every unfinished game, in the background, to fill
 /// it), and drops finished games long unused.
 pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
-    // Of nodes sharing a store, only the lease holder runs the deadlines (exactly once
-    // rests on the request ids and expected seqs, not on the lease).
-    match st.store.lead().await {
-        Ok(true) => {}
-        Ok(false) => return,
+    // Of nodes sharing a store, the scheduler lease's holder runs the deadlines of every
+    // game no other node owns (taking the game's lease), and every node those of the
+    // games it owns (issue 34). Exactly once rests on the request ids, the expected seqs
+    // and the games' fences, not on the leases.
+    let lead = match st.store.lead().await {
+        Ok(lead) => lead,
         Err(e) => {
             eprintln!("ostrov-server: scheduler lease: {e}");
-            return;
+            false
         }
+    };
+    if !lead {
+        let now = st.clock.now();
+        for id in st.games.due(now).into_iter().filter(|id| st.store.owns(*id)) {
+            run_game(st, id).await;
+        }
+        return;
     }
     // The first tick starts folding every unfinished game, in the background: a game with a
     // long log never holds up the deadlines of the games already folded (issue 28, point 11);
@@ -162,27 +172,33 @@ pub async fn tick<S: Store>(st: &Arc<AppState<S>>) {
     }
     let now = st.clock.now();
     for id in st.games.due(now) {
-        let Ok(game) = st.game(id).await else { continue };
-        let mut slot = game.lock().await;
-        let now = st.clock.now();
-        let failure = run_due(st, &mut slot, now).await.map(|f| f.detail());
-        // The cause of a failing step is logged once (when it starts or changes), not on
-        // every tick while it lasts.
-        let mut logged = st.scheduler_errors.lock().unwrap_or_else(|p| p.into_inner());
-        match failure {
-            Some(why) if logged.get(&id) != Some(&why) => {
-                eprintln!("ostrov-server: scheduler, game {id}: {why}");
-                logged.insert(id, why);
-            }
-            Some(_) => {}
-            None => {
-                if logged.remove(&id).is_some() {
-                    eprintln!("ostrov-server: scheduler, game {id}: the due step has run");
-                }
-            }
-        }
-        drop(logged);
-        st.games.note(&slot.live);
+        run_game(st, id).await;
     }
     st.games.evict_idle();
 }
+
+/// Runs one game's due steps (for the scheduler's tick).
+async fn run_game<S: Store>(st: &Arc<AppState<S>>, id: i64) {
+    let Ok(game) = st.game(id).await else { return };
+    let mut slot = game.lock().await;
+    let now = st.clock.now();
+    let failure = run_due(st, &mut slot, now).await.map(|f| f.detail());
+    // The cause of a failing step is logged once (when it starts or changes), not on
+    // every tick while it lasts.
+    let mut logged = st.scheduler_errors.lock().unwrap_or_else(|p| p.into_inner());
+    match failure {
+        Some(why) if logged.get(&id) != Some(&why) => {
+            eprintln!("ostrov-server: scheduler, game {id}: {why}");
+            logged.insert(id, why);
+        }
+        Some(_) => {}
+        None => {
+            if logged.remove(&id).is_some() {
+                eprintln!("ostrov-server: scheduler, game {id}: the due step has run");
+            }
+        }
+    }
+    drop(logged);
+    st.games.note(&slot.live);
+}
+

@@ -18,6 +18,8 @@ pub fn spawn_watcher<S: Store>(st: Arc<AppState<S>>) -> Option<tokio::task::Join
     Some(tokio::spawn(async move {
         while let Some(c) = heard.recv().await {
             let ids = match c {
+                // This node's own appends (a game it holds): nothing to fold in.
+                ostrov_store::Change::Appended { game_id, .. } if st.store.owns(game_id) => continue,
                 ostrov_store::Change::Appended { game_id, seq } => match st.game(game_id).await {
                     Ok(g) if g.lock().await.live.seq >= seq => continue,
                     _ => vec![game_id],

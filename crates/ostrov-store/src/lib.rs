@@ -31,7 +31,9 @@
 #[macro_use]
 mod any;
 mod backup;
+mod leases;
 mod notify;
+mod pgwriter;
 mod postgres;
 mod sqlite;
 pub mod testdb;
@@ -39,6 +41,7 @@ mod writer;
 
 pub use any::{is_postgres, AnyStore};
 pub use backup::{Counts, PgSnapshot};
+pub use leases::{Lease, Owner};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
@@ -52,6 +55,10 @@ pub enum StoreError {
     NotFound,
     #[error("storage: {0}")]
     Db(String),
+    /// The append carried epoch `.1` of game `.0`'s lease, which another node has taken
+    /// over since: nothing written (see [`Owner`]).
+    #[error("game {0}: fenced: this node's lease (epoch {1}) was taken over by another node")]
+    Fenced(i64, i64),
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -315,6 +322,38 @@ store_trait! {
         /// alone always holds it.
         async fn lead(&self) -> Result<bool> {
             Ok(true)
+        }
+
+        /// Names this node to the others sharing the store: `addr` (`host:port`) is where
+        /// they forward the requests of the games it owns, `lease` how long it owns a game
+        /// without renewing (see [`Owner`]). Until it is called, a node owns no game
+        /// ([`Owner::Shared`]). Nothing for a store only this node writes.
+        fn join_nodes(&self, addr: String, lease: std::time::Duration) -> Result<()> {
+            let _ = (addr, lease);
+            Ok(())
+        }
+        /// Who may append to game `game_id` now, taking its lease when it is free (a store
+        /// only this node writes: always this node).
+        async fn own(&self, game_id: i64) -> Result<Owner> {
+            let _ = game_id;
+            Ok(Owner::Here { taken: false })
+        }
+        /// Whether this node holds game `game_id`'s lease now, so no other node writes it
+        /// (no query).
+        fn owns(&self, game_id: i64) -> bool {
+            let _ = game_id;
+            !self.shared()
+        }
+        /// The address of the node lately found to hold game `game_id`'s lease, when it is
+        /// another (no query; `None`: not known, ask [`EventLog::own`]).
+        fn owner_hint(&self, game_id: i64) -> Option<String> {
+            let _ = game_id;
+            None
+        }
+        /// Drains this node: what is queued is written, then every lease is given up and
+        /// none taken any more.
+        async fn release(&self) -> Result<()> {
+            Ok(())
         }
 
         /// The server's secret (the key of the hashes of [`Sighting`]s): the one stored, or

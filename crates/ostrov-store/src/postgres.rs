@@ -14,8 +14,10 @@ use std::sync::Arc;
 
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 use sqlx::{Connection, PgConnection, PgPool, Row};
-use tokio::sync::{mpsc, oneshot, Mutex};
+use tokio::sync::Mutex;
 
+use crate::leases::{Leases, Owner};
+use crate::pgwriter::{storable, Writer};
 use crate::{
     Accounts, Appended, Change, Event, EventLog, GameResult, GameRow, NewEvent, Played, Result, SetupCount, Sighting,
     StoreError, User,
@@ -168,6 +170,41 @@ const MIGRATIONS: &[&str] = &[
         created_at BIGINT NOT NULL
     )",
     "CREATE INDEX host_requests_by_game ON host_requests (game_id, id)",
+    // Issue 34: each game written by one node at a time, the holder of its lease (the
+    // `leases` module); `addr` is where that node serves, `expires` is in milliseconds by
+    // the database's clock.
+    "CREATE TABLE game_leases (
+        game BIGINT PRIMARY KEY,
+        node TEXT NOT NULL,
+        addr TEXT NOT NULL,
+        epoch BIGINT NOT NULL,
+        expires BIGINT NOT NULL
+    )",
+    // The fencing token: the epoch of the lease an entry was written under. An entry of a
+    // leased game must carry the lease's epoch (checked under the lease row's lock), so a
+    // node whose lease was taken over cannot write, even before it knows.
+    "ALTER TABLE events ADD COLUMN epoch BIGINT",
+    "CREATE FUNCTION events_fence() RETURNS trigger LANGUAGE plpgsql AS $$
+     DECLARE current BIGINT;
+     BEGIN
+       SELECT epoch INTO current FROM game_leases WHERE game = NEW.game_id FOR SHARE;
+       IF FOUND AND NEW.epoch IS DISTINCT FROM current THEN
+         RAISE EXCEPTION 'game %: fenced (epoch % written, the lease is at %)', NEW.game_id, NEW.epoch, current;
+       END IF;
+       RETURN NEW;
+     END $$",
+    "CREATE TRIGGER events_fenced BEFORE INSERT ON events
+     FOR EACH ROW EXECUTE FUNCTION events_fence()",
+    // One announcement per game per statement (its last seq), not one per entry: a batch
+    // of a hundred orders is one notice to each listening node, which reads what it lacks.
+    "DROP TRIGGER events_announce ON events",
+    "CREATE FUNCTION events_notify_batch() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       PERFORM pg_notify('ostrov_events', game_id || ':' || MAX(seq)) FROM appended GROUP BY game_id;
+       RETURN NULL;
+     END $$",
+    "CREATE TRIGGER events_announce AFTER INSERT ON events REFERENCING NEW TABLE AS appended
+     FOR EACH STATEMENT EXECUTE FUNCTION events_notify_batch()",
 ];
 
 /// PostgreSQL implementation of [`Store`](crate::Store).
@@ -176,6 +213,8 @@ pub struct PgStore {
     pub(crate) pool: PgPool,
     options: Arc<PgConnectOptions>,
     writer: Writer,
+    /// The games whose lease this node holds (see the `leases` module).
+    leases: Arc<Leases>,
     /// The session that holds (or keeps trying for) the scheduler lease, and whether it holds it.
     lease: Arc<Mutex<Option<(PgConnection, bool)>>>,
 }
@@ -185,8 +224,9 @@ impl PgStore {
     pub async fn open(url: &str) -> Result<Self> {
         let options: PgConnectOptions = url.parse()?;
         let pool = PgPoolOptions::new().max_connections(16).connect_with(options.clone()).await?;
-        let writer = Writer::start(pool.clone());
-        let store = PgStore { pool, options: Arc::new(options), writer, lease: Arc::default() };
+        let leases = Arc::new(Leases::default());
+        let writer = Writer::start(pool.clone(), leases.clone());
+        let store = PgStore { pool, options: Arc::new(options), writer, leases, lease: Arc::default() };
         store.migrate().await?;
         Ok(store)
     }
@@ -262,137 +302,6 @@ fn event_of(r: &sqlx::postgres::PgRow) -> Result<Event> {
         kind: r.get("kind"),
         payload: serde_json::from_str(&payload).map_err(|e| StoreError::Db(e.to_string()))?,
     })
-}
-
-/// One append waiting for the writer.
-struct Job {
-    game_id: i64,
-    expected: i64,
-    ev: NewEvent,
-    reply: oneshot::Sender<Result<Appended>>,
-}
-
-/// The queue to this node's writer task: it takes every append waiting (up to
-/// [`BATCH`]), applies them in the order they were called in one transaction, commits
-/// (one WAL flush) and only then answers each; a failed batch is rolled back whole and
-/// each of its appends gets the error. Other nodes write the same tables concurrently:
-/// the expected seq (the primary key) and the request id (unique) decide between them.
-#[derive(Clone)]
-struct Writer {
-    queue: mpsc::UnboundedSender<Job>,
-}
-
-const BATCH: usize = 256;
-
-impl Writer {
-    fn start(pool: PgPool) -> Writer {
-        let (queue, mut rx) = mpsc::unbounded_channel::<Job>();
-        tokio::spawn(async move {
-            while let Some(first) = rx.recv().await {
-                let mut batch = vec![first];
-                while batch.len() < BATCH {
-                    match rx.try_recv() {
-                        Ok(j) => batch.push(j),
-                        Err(_) => break,
-                    }
-                }
-                let answers = write(&pool, &batch).await;
-                for (i, job) in batch.into_iter().enumerate() {
-                    let a = match &answers {
-                        Ok(v) => Ok(v[i]),
-                        Err(e) => Err(e.clone()),
-                    };
-                    let _ = job.reply.send(a);
-                }
-            }
-        });
-        Writer { queue }
-    }
-
-    fn append(
-        &self,
-        game_id: i64,
-        expected: i64,
-        ev: NewEvent,
-    ) -> impl std::future::Future<Output = Result<Appended>> + Send + 'static {
-        let (reply, answer) = oneshot::channel();
-        let queued = self.queue.send(Job { game_id, expected, ev, reply }).is_ok();
-        async move {
-            if !queued {
-                return Err(StoreError::Db("the writer has stopped".into()));
-            }
-            answer.await.map_err(|_| StoreError::Db("the writer has stopped".into()))?
-        }
-    }
-}
-
-async fn write(pool: &PgPool, batch: &[Job]) -> Result<Vec<Appended>> {
-    let mut tx = pool.begin().await?;
-    let mut out = Vec::with_capacity(batch.len());
-    for j in batch {
-        let a = if let Some(seq) = seq_of_request(&mut tx, j.game_id, &j.ev).await? {
-            Appended::Duplicate(seq)
-        } else if j.expected < 0 {
-            Appended::Conflict { last: last_seq(&mut tx, j.game_id).await? }
-        } else {
-            // Only if the log ends exactly at the expected seq: the primary key refuses a
-            // seq another node took, and the condition a seq past a hole (a log that ends
-            // before what the node holds, as after an asynchronous fail-over lost events).
-            let seq: Option<i64> = sqlx::query_scalar(
-                "INSERT INTO events (game_id, seq, at, author, client_request_id, kind, payload, request_hash)
-                 SELECT $1, $2, $3, $4, $5, $6, $7, $8
-                 WHERE COALESCE((SELECT MAX(seq) FROM events WHERE game_id = $1), 0) = $2 - 1
-                 ON CONFLICT DO NOTHING
-                 RETURNING seq",
-            )
-            .bind(j.game_id)
-            .bind(j.expected + 1)
-            .bind(j.ev.at)
-            .bind(j.ev.author)
-            .bind(j.ev.client_request_id.as_deref())
-            .bind(&j.ev.kind)
-            .bind(j.ev.payload.to_string())
-            .bind(j.ev.request_hash.as_deref())
-            .fetch_optional(&mut *tx)
-            .await?;
-            match seq {
-                Some(s) => Appended::New(s),
-                // Another node took the seq or the request id first.
-                None => match seq_of_request(&mut tx, j.game_id, &j.ev).await? {
-                    Some(s) => Appended::Duplicate(s),
-                    None => Appended::Conflict { last: last_seq(&mut tx, j.game_id).await? },
-                },
-            }
-        };
-        out.push(a);
-    }
-    tx.commit().await?;
-    Ok(out)
-}
-
-async fn seq_of_request(c: &mut PgConnection, game_id: i64, ev: &NewEvent) -> Result<Option<i64>> {
-    let Some(id) = ev.client_request_id.as_deref() else { return Ok(None) };
-    if !storable(id) {
-        return Ok(None);
-    }
-    let seen = sqlx::query_scalar("SELECT seq FROM events WHERE game_id = $1 AND client_request_id = $2")
-        .bind(game_id)
-        .bind(id)
-        .fetch_optional(c)
-        .await?;
-    Ok(seen)
-}
-
-async fn last_seq(c: &mut PgConnection, game_id: i64) -> Result<i64> {
-    let s: Option<i64> =
-        sqlx::query_scalar("SELECT MAX(seq) FROM events WHERE game_id = $1").bind(game_id).fetch_one(c).await?;
-    Ok(s.unwrap_or(0))
-}
-
-/// PostgreSQL text cannot hold NUL: a key with one is in no row (SQLite would simply
-/// find none), rather than an error.
-fn storable(key: &str) -> bool {
-    !key.contains('\0')
 }
 
 /// Reads `game_id:seq`.
@@ -751,7 +660,30 @@ impl EventLog for PgStore {
         expected_seq: i64,
         ev: NewEvent,
     ) -> impl std::future::Future<Output = Result<Appended>> + Send + 'static {
-        self.writer.append(game_id, expected_seq, ev)
+        self.writer.append(game_id, expected_seq, self.leases.epoch(game_id), ev)
+    }
+
+    fn join_nodes(&self, addr: String, lease: std::time::Duration) -> Result<()> {
+        crate::leases::join(&self.leases, &self.pool, addr, lease);
+        Ok(())
+    }
+
+    async fn own(&self, game_id: i64) -> Result<Owner> {
+        crate::leases::own(&self.leases, &self.pool, game_id).await
+    }
+
+    fn owns(&self, game_id: i64) -> bool {
+        self.leases.holds(game_id)
+    }
+
+    fn owner_hint(&self, game_id: i64) -> Option<String> {
+        self.leases.elsewhere(game_id)
+    }
+
+    async fn release(&self) -> Result<()> {
+        self.leases.draining.store(true, std::sync::atomic::Ordering::Release);
+        self.writer.flush().await;
+        crate::leases::release(&self.leases, &self.pool).await
     }
 
     async fn events(&self, game_id: i64) -> Result<Vec<Event>> {

@@ -38,6 +38,8 @@ pub fn run(a: Args, lang: Lang) -> Result<(), Failure> {
         smtp: None,
         mail_from: None,
         smtp_user: None,
+        lease_seconds: ostrov_server::forward::LEASE_SECONDS,
+        advertise: None,
         clock_file: a.clock_file,
     };
     crate::serve::start(serve, lang, Some(a.day_minutes))

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::Args as ClapArgs;
 use ostrov_engine::Lang;
 use ostrov_server::{spawn_scheduler, spawn_watcher, AppState, Clock, FileClock, SystemClock};
-use ostrov_store::AnyStore;
+use ostrov_store::{AnyStore, EventLog};
 
 use crate::Failure;
 
@@ -50,6 +50,16 @@ pub struct Args {
     /// The SMTP user, if not in the --smtp URL.
     #[arg(long, value_name = "USER", requires = "smtp")]
     pub(crate) smtp_user: Option<String>,
+    /// With PostgreSQL: how many seconds a node owns a game without renewing its lease.
+    /// Each game is written by one node; when that node is gone another takes the game
+    /// over after this long.
+    #[arg(long, value_name = "SECONDS", default_value_t = ostrov_server::forward::LEASE_SECONDS,
+          value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub(crate) lease_seconds: u64,
+    /// With PostgreSQL: the host:port the other nodes forward this node's games' requests
+    /// to (default: the address of --bind).
+    #[arg(long, value_name = "ADDRESS")]
+    pub(crate) advertise: Option<String>,
     /// For tests: read the current time (Unix seconds) from this file instead of the clock.
     #[arg(long, hide = true)]
     pub(crate) clock_file: Option<PathBuf>,
@@ -189,12 +199,36 @@ pub(crate) fn start(a: Args, lang: Lang, practice: Option<u32>) -> Result<(), Fa
                 Lang::English => println!("E-mail is on (SMTP: {server})"),
             }
         }
-        ostrov_server::serve(listener, state).await.map_err(|e| {
-            Failure(match lang {
-                Lang::Ru => format!("сервер остановился: {e}"),
-                Lang::English => format!("the server stopped: {e}"),
-            })
-        })
+        if !state.store.shared() {
+            return ostrov_server::serve(listener, state).await.map_err(|e| stopped(e, lang));
+        }
+        // One of several nodes: it owns the games it writes (issue 34), and on SIGTERM it
+        // is drained: what it queued is written and its games' leases are given up, so
+        // the other nodes take them over at once.
+        let advertise = a.advertise.clone().unwrap_or_else(|| addr.to_string());
+        state.store.join_nodes(advertise, std::time::Duration::from_secs(a.lease_seconds))?;
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        let store = state.store.clone();
+        tokio::select! {
+            r = ostrov_server::serve(listener, state) => r.map_err(|e| stopped(e, lang)),
+            _ = term.recv() => {
+                if let Err(e) = store.release().await {
+                    eprintln!("ostrov: {e}");
+                }
+                match lang {
+                    Lang::Ru => eprintln!("Ostrov остановлен: игры этого узла переданы другим узлам"),
+                    Lang::English => eprintln!("Ostrov stopped: this node's games are handed to the other nodes"),
+                }
+                Ok(())
+            }
+        }
+    })
+}
+
+fn stopped(e: std::io::Error, lang: Lang) -> Failure {
+    Failure(match lang {
+        Lang::Ru => format!("сервер остановился: {e}"),
+        Lang::English => format!("the server stopped: {e}"),
     })
 }
 

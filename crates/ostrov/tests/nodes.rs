@@ -28,8 +28,8 @@ const PLAYERS: usize = 100;
 /// New orders a voter sends at most (a player may send 200 a day).
 const MAX_VOTES: usize = 150;
 
-/// Sends a request to node `node`; while that node does not answer, the same request to
-/// the next. The reply and how many nodes did not answer.
+/// Sends a request to node `node`; while that node does not answer (or answers 503), the
+/// same request to the next. The reply and how many nodes did not answer.
 fn on_any(
     c: &mut Client,
     addrs: &RwLock<Vec<SocketAddr>>,
@@ -40,7 +40,9 @@ fn on_any(
     loop {
         c.addr = addrs.read().unwrap()[*node % 3];
         match send(c) {
-            Ok(r) if r.status != 0 => return (r, tries),
+            // A 503 (not saved: the game's owner died with the request, issue 34) is sent
+            // again, as its message asks.
+            Ok(r) if r.status != 0 && r.status != 503 => return (r, tries),
             _ => {
                 *node += 1;
                 tries += 1;

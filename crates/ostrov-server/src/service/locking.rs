@@ -24,7 +24,8 @@ use crate::scheduler::run_due;
 pub async fn locked<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(OwnedMutexGuard<LoadedGame>, i64), ApiError> {
     let game = st.game(id).await?;
     let mut slot = game.lock_owned().await;
-    if st.store.shared() {
+    // A game whose lease this node holds is written by this node alone: nothing to read.
+    if st.store.shared() && !st.store.owns(id) {
         st.refresh(&mut slot).await?;
     }
     let now = st.clock.now();

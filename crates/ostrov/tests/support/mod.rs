@@ -33,8 +33,13 @@ impl Node {
 
     /// [`Node::start`] with the binary `bin`; it answers once it has printed its address.
     pub fn start_with(bin: &Path, db: impl AsRef<OsStr>, clock: &Path) -> Node {
+        Node::start_args(bin, db, clock, &[])
+    }
+
+    /// [`Node::start_with`] with more arguments of `ostrov serve` (`--lease-seconds 1`).
+    pub fn start_args(bin: &Path, db: impl AsRef<OsStr>, clock: &Path, more: &[&str]) -> Node {
         let mut cmd = Command::new(bin);
-        cmd.args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db"]).arg(db);
+        cmd.args(["serve", "--bind", "127.0.0.1:0", "--signups-per-hour", "0", "--db"]).arg(db).args(more);
         Node::spawn(cmd, clock)
     }
 
@@ -73,6 +78,19 @@ impl Node {
     /// The process's id.
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// Sends the process signal `sig` (SIGSTOP, SIGCONT …).
+    pub fn signal(&self, sig: i32) {
+        // SAFETY: kill(2) on the id of a child this value owns and has not waited for.
+        let r = unsafe { libc::kill(self.child.id() as libc::pid_t, sig) };
+        assert_eq!(r, 0, "kill({sig})");
+    }
+
+    /// SIGTERM (a drain), and wait for the process to end: whether it ended well.
+    pub fn terminate(mut self) -> bool {
+        self.signal(libc::SIGTERM);
+        self.child.wait().expect("wait").success()
     }
 
     /// SIGKILL now, and wait for the process to be gone.
