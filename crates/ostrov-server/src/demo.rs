@@ -103,6 +103,7 @@ impl Demo {
             seed: None,
             shuffle: true,
             schedule: fast_schedule(self.day_minutes),
+            discussion: Default::default(),
             visibility: Visibility::Private,
         }
     }

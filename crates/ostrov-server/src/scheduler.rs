@@ -201,4 +201,3 @@ async fn run_game<S: Store>(st: &Arc<AppState<S>>, id: i64) {
     drop(logged);
     st.games.note(&slot.live);
 }
-

@@ -287,6 +287,7 @@ mod tests {
             seed: Some(11),
             shuffle: false,
             schedule: Schedule::default(),
+            discussion: Default::default(),
             visibility: Default::default(),
         };
         let mut live = GameState::new(1, 100, config).unwrap();

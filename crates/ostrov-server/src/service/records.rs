@@ -89,6 +89,7 @@ fn config_of(s: &SetupView) -> Option<Config> {
         seed: None,
         shuffle: false,
         schedule: Default::default(),
+        discussion: Default::default(),
         visibility: Default::default(),
     })
 }
