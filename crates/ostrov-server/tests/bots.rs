@@ -11,7 +11,11 @@
 
 mod support;
 
-support::both_stores!(the_host_seats_bots_in_the_lobby, a_whole_game_with_six_bots_plays_to_its_end);
+support::both_stores!(
+    the_host_seats_bots_in_the_lobby,
+    a_whole_game_with_six_bots_plays_to_its_end,
+    a_whole_practice_game_plays_to_its_end_on_the_fast_clock
+);
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,9 +25,17 @@ use support::{error, ok, Server, HOUR, START};
 
 /// The host's client and a new game of `slots` seats with the seed `seed`: (client, id, invite).
 fn hosted(server: &Server, slots: usize, seed: u64) -> (Client, i64, String) {
-    let host = server.user("Ведущая");
-    let mut host = host;
-    let g = ok(&host.post("/api/games", json!({"title": "С ботами", "slots": slots, "seed": seed})).unwrap());
+    hosted_on(server, slots, seed, None)
+}
+
+/// [`hosted`] with a fast clock (`day_minutes`, issue 32 point 4) when given.
+fn hosted_on(server: &Server, slots: usize, seed: u64, day_minutes: Option<i64>) -> (Client, i64, String) {
+    let mut host = server.user("Ведущая");
+    let mut body = json!({"title": "С ботами", "slots": slots, "seed": seed});
+    if let Some(n) = day_minutes {
+        body["schedule"] = json!({"day_minutes": n});
+    }
+    let g = ok(&host.post("/api/games", body).unwrap());
     (host, g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string())
 }
 
@@ -113,8 +125,22 @@ fn settle(host: &mut Client, id: i64) {
 /// A game of one scripted person («Аня») and six bots (seed `seed`), played to its end with
 /// the clock moved through each day: the bots' names, and the host's client and game id.
 fn play(server: &Server, seed: u64) -> (Vec<String>, Client, i64) {
+    play_on(server, seed, None)
+}
+
+/// [`play`] on a calendar day (`None`) or on a fast clock of `day_minutes` a day: the game
+/// is created at `START` (its clock then equals the real one) and each of the day's
+/// moments below is that moment of the game's clock, scaled (O-CLOCK-1).
+fn play_on(server: &Server, seed: u64, day_minutes: Option<i64>) -> (Vec<String>, Client, i64) {
     let clock = server.clock.clone();
-    let (mut host, id, invite) = hosted(server, 7, seed);
+    let real = |t: i64| match day_minutes {
+        Some(n) => START + (t - START) * n / 1440,
+        None => t,
+    };
+    if day_minutes.is_some() {
+        clock.set(START);
+    }
+    let (mut host, id, invite) = hosted_on(server, 7, seed, day_minutes);
     let mut anya = server.join_all(&invite, &["Аня"]).remove(0);
     let bots: Vec<String> = ok(&host.post(&format!("/api/games/{id}/bots"), json!({"count": 6})).unwrap())["bots"]
         .as_array()
@@ -132,7 +158,7 @@ fn play(server: &Server, seed: u64) -> (Vec<String>, Client, i64) {
         let at = |h: i64, m: i64| opened + (h + 2) * HOUR + m * 60;
         // The morning: the event acts, the early posts; at 12:30 the scripted person votes.
         for t in [at(9, 0), at(12, 30)] {
-            clock.set(t);
+            clock.set(real(t));
             settle(&mut host, id);
         }
         let v = ok(&anya.get(&format!("/api/games/{id}")).unwrap());
@@ -146,7 +172,7 @@ fn play(server: &Server, seed: u64) -> (Vec<String>, Client, i64) {
         }
         // The 13:00 stage, the afternoon, 20:00.
         for t in [at(13, 2), at(16, 0), at(20, 0)] {
-            clock.set(t);
+            clock.set(real(t));
             settle(&mut host, id);
         }
         // By 20:00 every living bot has its vote in force.
@@ -177,12 +203,12 @@ fn play(server: &Server, seed: u64) -> (Vec<String>, Client, i64) {
             assert!(!hidden || p.get("role").is_none(), "day {day}: {p}");
         }
         // 21:02: the resolution; 22:00: the next day.
-        clock.set(at(21, 2));
+        clock.set(real(at(21, 2)));
         settle(&mut host, id);
         if ok(&host.get(&format!("/api/games/{id}")).unwrap())["status"] == "over" {
             return (bots, host, id);
         }
-        clock.set(opened + 24 * HOUR);
+        clock.set(real(opened + 24 * HOUR));
         settle(&mut host, id);
     }
     panic!("the game did not end in 15 days");
@@ -196,9 +222,23 @@ fn a_whole_game_with_six_bots_plays_to_its_end() {
     let (_, mut host2, id2) = play(&again, 20261206);
     let file = host.get(&format!("/api/games/{id}/gamefile")).unwrap().body;
     assert_eq!(file, host2.get(&format!("/api/games/{id2}/gamefile")).unwrap().body, "the same game again");
+    played_by_the_rules(&bots, &mut host, id, &file);
+}
 
+/// Issue 32's practice game: one person and six bots on a fast clock (a day in 24
+/// minutes), through the real server and its scheduler, to the end; the same checks.
+fn a_whole_practice_game_plays_to_its_end_on_the_fast_clock() {
+    let server = Server::start();
+    let (bots, mut host, id) = play_on(&server, 20261206, Some(24));
+    let file = host.get(&format!("/api/games/{id}/gamefile")).unwrap().body;
+    played_by_the_rules(&bots, &mut host, id, &file);
+}
+
+/// Every bot order is in the log as its seat's and was taken by the engine; no bot post
+/// breaks a speech rule; the exported game file replays into the server's report.
+fn played_by_the_rules(bots: &[String], host: &mut Client, id: i64, file: &str) {
     // Every bot order is in the log as its seat's; the bots' ids are no accounts.
-    let entries = log(&mut host, id);
+    let entries = log(host, id);
     let seated: BTreeMap<String, i64> = entries
         .iter()
         .filter(|(k, ..)| k == "bots_added")
@@ -243,7 +283,7 @@ fn a_whole_game_with_six_bots_plays_to_its_end() {
     }
     // The exported game file replays into the server's report.
     let report = host.get(&format!("/api/games/{id}/report")).unwrap();
-    let game = ostrov_engine::Game::parse(&file).expect("the exported game file is valid");
+    let game = ostrov_engine::Game::parse(file).expect("the exported game file is valid");
     let replayed = ostrov_engine::resolve(&game).expect("it resolves");
     assert_eq!(replayed.to_json(), report.body, "the exported file replays into the server's report");
     // Every order in the file was taken by the engine when sent: replayed, none is refused

@@ -333,10 +333,11 @@ store_trait! {
             Ok(())
         }
         /// Who may append to game `game_id` now, taking its lease when it is free (a store
-        /// only this node writes: always this node).
+        /// only this node writes: always this node; a shared store without leases: every
+        /// node, racing for each sequence number).
         async fn own(&self, game_id: i64) -> Result<Owner> {
             let _ = game_id;
-            Ok(Owner::Here { taken: false })
+            Ok(if self.shared() { Owner::Shared } else { Owner::Here { taken: false } })
         }
         /// Whether this node holds game `game_id`'s lease now, so no other node writes it
         /// (no query).

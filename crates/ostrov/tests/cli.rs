@@ -878,7 +878,7 @@ fn issue_29_point_7_every_help_is_russian_by_default_and_english_on_request() {
         .take_while(|l| !l.is_empty())
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect();
-    assert_eq!(commands, ["resolve", "new", "next", "simulate", "suggest", "serve", "backup", "help"]);
+    assert_eq!(commands, ["resolve", "new", "next", "simulate", "suggest", "serve", "backup", "demo", "help"]);
     let mut pages = vec![(vec!["--help".to_string()], root)];
     for c in &commands {
         let by_flag = if c == "help" { vec![] } else { vec![c.clone(), "--help".to_string()] };
