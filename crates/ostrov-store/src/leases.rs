@@ -171,11 +171,14 @@ fn nonce() -> u128 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos())
 }
 
+/// A game and this node's lease on it.
+type HeldGame = (i64, Held);
+
 /// Renews the leases in use; lets the idle ones go; forgets those another node took.
 async fn renew(l: &Leases, pool: &PgPool) -> Result<()> {
     let Some(me) = l.me() else { return Ok(()) };
     let now = Instant::now();
-    let (used, idle): (Vec<(i64, Held)>, Vec<(i64, Held)>) =
+    let (used, idle): (Vec<HeldGame>, Vec<HeldGame>) =
         lock(&l.held).iter().map(|(g, h)| (*g, *h)).partition(|(_, h)| now.duration_since(h.used) < IDLE);
     if !idle.is_empty() {
         let games: Vec<i64> = idle.iter().map(|(g, _)| *g).collect();
