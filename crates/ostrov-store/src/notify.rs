@@ -16,6 +16,11 @@ fn lite(sql: &str) -> String {
 
 const OUT_COLUMNS: &str = "id, game_id, seq, recipient, kind, text, status, attempts, created_at";
 
+/// One notice into the outbox, once: `$1` game, `$2` its seq (a log entry's, or minus a
+/// request's id), `$3` recipient, `$4` kind, `$5` text, `$6` now.
+const OUTBOX_INSERT: &str = "INSERT INTO outbox (game_id, seq, recipient, kind, text, created_at, next_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (game_id, seq, recipient, kind) DO NOTHING";
+
 const CLAIM_PG: &str = "UPDATE outbox SET status = 'sending', claim = $1, claimed_at = $2, attempts = attempts + 1
      WHERE id IN (SELECT id FROM outbox
                   WHERE (status = 'pending' AND next_at <= $2) OR (status = 'sending' AND claimed_at <= $3)
@@ -43,19 +48,15 @@ macro_rules! notify_impl {
                 let mut tx = self.pool.begin().await?;
                 let mut added = 0;
                 for n in notices {
-                    let r = sqlx::query(&$q(
-                        "INSERT INTO outbox (game_id, seq, recipient, kind, text, created_at, next_at)
-                         VALUES ($1, $2, $3, $4, $5, $6, $6)
-                         ON CONFLICT (game_id, seq, recipient, kind) DO NOTHING",
-                    ))
-                    .bind(n.game_id)
-                    .bind(n.seq)
-                    .bind(n.recipient)
-                    .bind(&n.kind)
-                    .bind(&n.text)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?;
+                    let r = sqlx::query(&$q(OUTBOX_INSERT))
+                        .bind(n.game_id)
+                        .bind(n.seq)
+                        .bind(n.recipient)
+                        .bind(&n.kind)
+                        .bind(&n.text)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
                     added += r.rows_affected();
                 }
                 sqlx::query(&$q("INSERT INTO outbox_cursor (game_id, seq) VALUES ($1, $2)
@@ -243,11 +244,13 @@ macro_rules! notify_impl {
                 unsub: &str,
                 now: i64,
             ) -> Result<()> {
-                sqlx::query(&$q("INSERT INTO mail_addresses (user_id, address, confirmed_at, token, token_expires, unsub, set_at)
+                sqlx::query(&$q(
+                    "INSERT INTO mail_addresses (user_id, address, confirmed_at, token, token_expires, unsub, set_at)
                      VALUES ($1, $2, NULL, $3, $4, $5, $6)
                      ON CONFLICT (user_id) DO UPDATE SET address = excluded.address, confirmed_at = NULL,
                      token = excluded.token, token_expires = excluded.token_expires, unsub = excluded.unsub,
-                     set_at = excluded.set_at"))
+                     set_at = excluded.set_at",
+                ))
                 .bind(user)
                 .bind(address)
                 .bind(token)
@@ -260,8 +263,10 @@ macro_rules! notify_impl {
             }
 
             async fn mail_confirm(&self, token: &str, now: i64) -> Result<Option<i64>> {
-                Ok(sqlx::query_scalar(&$q("UPDATE mail_addresses SET confirmed_at = $2, token = NULL, token_expires = NULL
-                     WHERE token = $1 AND token_expires > $2 RETURNING user_id"))
+                Ok(sqlx::query_scalar(&$q(
+                    "UPDATE mail_addresses SET confirmed_at = $2, token = NULL, token_expires = NULL
+                     WHERE token = $1 AND token_expires > $2 RETURNING user_id",
+                ))
                 .bind(token)
                 .bind(now)
                 .fetch_optional(&self.pool)
@@ -269,10 +274,12 @@ macro_rules! notify_impl {
             }
 
             async fn mail_of(&self, user: i64) -> Result<Option<MailAddress>> {
-                let row = sqlx::query(&$q("SELECT address, confirmed_at, token, unsub FROM mail_addresses WHERE user_id = $1"))
-                    .bind(user)
-                    .fetch_optional(&self.pool)
-                    .await?;
+                let row = sqlx::query(&$q(
+                    "SELECT address, confirmed_at, token, unsub FROM mail_addresses WHERE user_id = $1",
+                ))
+                .bind(user)
+                .fetch_optional(&self.pool)
+                .await?;
                 Ok(row.map(|r| MailAddress {
                     address: r.get(0),
                     confirmed_at: r.get(1),
@@ -282,14 +289,23 @@ macro_rules! notify_impl {
             }
 
             async fn mail_remove(&self, user: Option<i64>, unsub: Option<&str>) -> Result<Option<i64>> {
-                Ok(sqlx::query_scalar(&$q("DELETE FROM mail_addresses WHERE user_id = $1 OR unsub = $2 RETURNING user_id"))
-                    .bind(user)
-                    .bind(unsub)
-                    .fetch_optional(&self.pool)
-                    .await?)
+                Ok(sqlx::query_scalar(&$q(
+                    "DELETE FROM mail_addresses WHERE user_id = $1 OR unsub = $2 RETURNING user_id",
+                ))
+                .bind(user)
+                .bind(unsub)
+                .fetch_optional(&self.pool)
+                .await?)
             }
 
-            async fn request_add(&self, game_id: i64, user: i64, text: &str, now: i64, notices: &[NewNotice]) -> Result<i64> {
+            async fn request_add(
+                &self,
+                game_id: i64,
+                user: i64,
+                text: &str,
+                now: i64,
+                notices: &[NewNotice],
+            ) -> Result<i64> {
                 let mut tx = self.pool.begin().await?;
                 let id: i64 = sqlx::query_scalar(&$q("INSERT INTO host_requests (game_id, user_id, text, created_at)
                      VALUES ($1, $2, $3, $4) RETURNING id"))
@@ -300,16 +316,15 @@ macro_rules! notify_impl {
                 .fetch_one(&mut *tx)
                 .await?;
                 for n in notices {
-                    sqlx::query(&$q("INSERT INTO outbox (game_id, seq, recipient, kind, text, created_at, next_at)
-                         VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (game_id, seq, recipient, kind) DO NOTHING"))
-                    .bind(n.game_id)
-                    .bind(-id)
-                    .bind(n.recipient)
-                    .bind(&n.kind)
-                    .bind(&n.text)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?;
+                    sqlx::query(&$q(OUTBOX_INSERT))
+                        .bind(n.game_id)
+                        .bind(-id)
+                        .bind(n.recipient)
+                        .bind(&n.kind)
+                        .bind(&n.text)
+                        .bind(now)
+                        .execute(&mut *tx)
+                        .await?;
                 }
                 tx.commit().await?;
                 Ok(id)
