@@ -20,7 +20,7 @@ mod support;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -83,6 +83,12 @@ fn wait_owner(url: &str, game: i64, nodes: &[Node], c: &mut Client) -> usize {
 struct Load {
     accepted: Arc<Mutex<HashMap<String, String>>>,
     stop: Arc<AtomicBool>,
+    /// New orders the voters may still send (`progress` hands them out), so that the
+    /// voters send what the test waits for and no more: a player may send at most 200
+    /// orders a day, and a slow machine must not bring a voter near that.
+    tokens: Arc<AtomicIsize>,
+    /// Past the deadline: every voter sends one more order, to be told the day is over.
+    after: Arc<AtomicBool>,
     /// Orders answered "accepted", in all.
     answered: Arc<AtomicUsize>,
     /// Answers 503 (not saved; the client sends again).
@@ -91,20 +97,24 @@ struct Load {
     voters: Vec<thread::JoinHandle<()>>,
 }
 
-/// The voters: each sends a new order (with a request id) as soon as the last is answered,
-/// to node `i % 3`; an order not answered (its node is gone) or answered 503 is sent
+/// The voters: each sends a new order (with a request id) when the last is answered and
+/// a token is free (or, past the deadline, at once), to node `i % 3`; an order not answered (its node is gone) or answered 503 is sent
 /// again, same request id, to the next node.
 fn load(players: Vec<(usize, Client, i64)>, names: &[String], game: i64, addrs: &Arc<RwLock<Vec<SocketAddr>>>) -> Load {
     let accepted: Arc<Mutex<HashMap<String, String>>> = Arc::default();
     let stop = Arc::new(AtomicBool::new(false));
+    let tokens = Arc::new(AtomicIsize::new(0));
+    let after = Arc::new(AtomicBool::new(false));
     let (answered, unavailable, late) =
         (Arc::<AtomicUsize>::default(), Arc::<AtomicUsize>::default(), Arc::<AtomicUsize>::default());
     let voters = players
         .into_iter()
         .map(|(i, mut c, uid)| {
-            let (accepted, stop, answered, unavailable, late, names, addrs) = (
+            let (accepted, stop, tokens, after, answered, unavailable, late, names, addrs) = (
                 accepted.clone(),
                 stop.clone(),
+                tokens.clone(),
+                after.clone(),
                 answered.clone(),
                 unavailable.clone(),
                 late.clone(),
@@ -115,6 +125,13 @@ fn load(players: Vec<(usize, Client, i64)>, names: &[String], game: i64, addrs: 
                 let mut node = i % 3;
                 let mut sent = 0usize;
                 while !stop.load(Ordering::Relaxed) {
+                    if !after.load(Ordering::Relaxed) {
+                        if tokens.fetch_sub(1, Ordering::Relaxed) <= 0 {
+                            tokens.fetch_add(1, Ordering::Relaxed);
+                            thread::sleep(Duration::from_millis(2));
+                            continue;
+                        }
+                    }
                     let rid = format!("v{i}-{sent}");
                     let target = names[(i + 1 + sent % (PLAYERS - 1)) % PLAYERS].clone();
                     sent += 1;
@@ -150,12 +167,14 @@ fn load(players: Vec<(usize, Client, i64)>, names: &[String], game: i64, addrs: 
             })
         })
         .collect();
-    Load { accepted, stop, answered, unavailable, late, voters }
+    Load { accepted, stop, tokens, after, answered, unavailable, late, voters }
 }
 
-/// Waits until `n` more orders are answered "accepted": how long that took.
+/// Hands the voters `n` more orders and waits until `n` more are answered "accepted": how
+/// long that took.
 fn progress(l: &Load, n: usize) -> Duration {
     let (from, t) = (l.answered.load(Ordering::Relaxed), Instant::now());
+    l.tokens.fetch_add(n as isize, Ordering::Relaxed);
     while l.answered.load(Ordering::Relaxed) < from + n {
         assert!(t.elapsed() < Duration::from_secs(15), "no order accepted for 15 s");
         thread::sleep(Duration::from_millis(5));
@@ -253,6 +272,8 @@ fn a_games_owner_moves_on_sigkill_and_on_a_drain_and_a_paused_owner_is_fenced() 
     let o = wait_owner(&pg.url, game, &nodes, &mut host);
     let epoch = lease(&pg.url, game).unwrap().epoch;
     nodes[o].signal(libc::SIGSTOP);
+    // Orders under way while it sleeps.
+    l.tokens.fetch_add(60, Ordering::Relaxed);
     // Its lease runs out while it sleeps (the voters' requests to it wait in its sockets).
     thread::sleep(Duration::from_millis(2500));
     nodes[o].signal(libc::SIGCONT);
@@ -261,6 +282,7 @@ fn a_games_owner_moves_on_sigkill_and_on_a_drain_and_a_paused_owner_is_fenced() 
     eprintln!("after the pause: epoch {epoch} then {l2:?}");
     // The deadline passes; every voter is told the day is over.
     set_clock(&clock, DEADLINE + 90);
+    l.after.store(true, Ordering::Relaxed);
     let until = Instant::now() + Duration::from_secs(20);
     while l.late.load(Ordering::Relaxed) < PLAYERS && Instant::now() < until {
         thread::sleep(Duration::from_millis(50));
