@@ -230,6 +230,52 @@ fn two_nodes_racing_for_one_deadline_resolve_it_once_fifty_times() {
     }
 }
 
+/// Issue 32 with issue 34: a game with bots is owned by the node it was created on, and
+/// that node's driver sends its bots' orders, whichever node holds the scheduler's lease.
+/// One game on each node; by 20:00 of day 1 every bot has its vote in force in both.
+fn each_node_drives_the_bots_of_the_games_it_owns() {
+    let t = Two::start();
+    t.set_clocks(START);
+    let mut games = Vec::new();
+    for on in 0..2 {
+        let mut host = t.on(&t.host, on);
+        let g = ok(&host
+            .post(
+                "/api/games",
+                json!({"title": format!("Боты, узел {on}"), "slots": 5, "setup": "werewolf,seer", "seed": 9}),
+            )
+            .unwrap());
+        let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
+        let mut anya = t.on(&t.players[0], on);
+        ok(&anya.post(&format!("/api/invites/{invite}/join"), json!({})).unwrap());
+        let r = ok(&host.post(&format!("/api/games/{id}/bots"), json!({"count": 4})).unwrap());
+        assert_eq!(r["bots"].as_array().unwrap().len(), 4);
+        ok(&host.post(&format!("/api/games/{id}/start"), json!({})).unwrap());
+        games.push((id, on));
+    }
+    // 13:00 passes, then 20:30: every bot's orders round is behind it, the deadline not yet.
+    t.set_clocks(START + 15 * HOUR + 61);
+    std::thread::sleep(Duration::from_millis(1500));
+    t.set_clocks(START + 22 * HOUR + 30 * 60);
+    for (id, on) in games {
+        let until = Instant::now() + Duration::from_secs(15);
+        loop {
+            let log = log(&mut t.on(&t.host, on), id);
+            let voters: std::collections::BTreeSet<i64> = log
+                .iter()
+                .filter(|e| e["kind"] == "order" && e["payload"]["order"]["act"] == "vote")
+                .filter_map(|e| e["author"].as_i64().filter(|a| *a < 0))
+                .collect();
+            assert_eq!(count(&log, "resolved", 1), 0, "game {id}: day 1 is still open");
+            if voters.len() == 4 {
+                break;
+            }
+            assert!(Instant::now() < until, "game {id} (created on node {on}): the bots' votes by 20:00: {voters:?}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
 fn any_node_serves_any_game_and_hears_the_others_within_a_second() {
     let mut t = Two::start();
     t.set_clocks(START);
@@ -372,6 +418,11 @@ fn a_node_ahead_of_the_log_refolds_from_it() {
             the database behind it (a restored backup) leave a gap instead of a refold"]
 fn node_ahead_of_the_log() {
     on_postgres(a_node_ahead_of_the_log_refolds_from_it);
+}
+
+#[test]
+fn bots_on_each_owner() {
+    on_postgres(each_node_drives_the_bots_of_the_games_it_owns);
 }
 
 #[test]

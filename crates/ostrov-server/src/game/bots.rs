@@ -103,7 +103,7 @@ impl GameState {
 
     /// When the bot of seat `seat` runs `round` on the open day `day`, if it has that
     /// round: drawn from the seed within the day's own times (a calendar day or the fast
-    /// clock alike). The event acts between a third of the way to 13:00 and a little
+    /// clock alike); a forum game's bots do not post. The event acts between a third of the way to 13:00 and a little
     /// before it; the post between the morning and the late afternoon; the orders between
     /// 13:00 and 7/8 of the way to the deadline (20:00 of a 21:00 deadline).
     pub fn bot_time(&self, day: u32, seat: usize, round: Round) -> Option<i64> {
@@ -123,6 +123,8 @@ impl GameState {
                 }
                 span(t.opened_at, t.midday_at, 35, 92)
             }
+            // In a forum game the talk is on the forum, where bots do not go (O-FORUM-1).
+            Round::Talk if self.forum() => return None,
             Round::Talk => span(t.opened_at, t.deadline_at, 40, 85),
             Round::Orders => span(t.midday_at.min(t.deadline_at), t.deadline_at, 5, 87),
         })

@@ -1,6 +1,6 @@
 //! Seat bots (issue 32): the host seats bots in free seats of the lobby ([`add_bots`]) and
 //! may take one back before the start ([`remove_bot`]); once the game runs, the driver
-//! ([`drive`], run with the scheduler on the node that holds its lease) makes each living
+//! ([`drive`], run with the scheduler on the node that owns the game) makes each living
 //! bot act at its times ([`crate::game::bots`]): its orders through [`send_order`] and its
 //! posts through [`post`], checked as anyone's. A bot decides with the simulator's sensible
 //! bot over its own seat's [`ostrov_bots::View`] (its role, item, pack, private messages
@@ -248,19 +248,25 @@ pub async fn act<S: Store>(st: &Arc<AppState<S>>, id: i64) -> Result<(), ApiErro
     Ok(())
 }
 
-/// One pass of the bots' driver: every game with something due whose bots have a round
-/// due now. Only on the node that holds the scheduler's lease.
+/// One pass of the bots' driver: every game with a bot round due now. As with the
+/// scheduler's steps ([`crate::scheduler::tick`]), of nodes sharing a store each drives the
+/// bots of the games it owns, and the scheduler lease's holder those of the games no other
+/// node is known to own (its first order takes the game's lease); a game owned elsewhere is
+/// its owner's to drive.
 pub async fn drive<S: Store>(st: &Arc<AppState<S>>) {
-    if !matches!(st.store.lead().await, Ok(true)) {
-        return;
-    }
+    let lead = matches!(st.store.lead().await, Ok(true));
     let now = st.clock.now();
     for id in st.games.due(now) {
+        if !(st.store.owns(id) || lead && st.store.owner_hint(id).is_none()) {
+            continue;
+        }
         let Ok(game) = st.game(id).await else { continue };
         let due = game.lock().await.live.bot_due(now).is_some();
         if due {
-            if let Err(e) = act(st, id).await {
-                eprintln!("ostrov-server: bots, game {id}: {}", e.message());
+            match act(st, id).await {
+                // Another node took the game meanwhile: its driver sends the round.
+                Ok(()) | Err(ApiError::Elsewhere(_)) => {}
+                Err(e) => eprintln!("ostrov-server: bots, game {id}: {}", e.message()),
             }
         }
     }
@@ -411,6 +417,24 @@ mod tests {
             let Action::Post(text) = &said[0] else { panic!("a post") };
             assert!(m.banned_words(text).is_empty(), "{text}");
         }
+    }
+
+    /// O-FORUM-1: in a forum game the talk is on the forum, so the bots do not post (the
+    /// thread would refuse them); their orders come as in any game.
+    #[test]
+    fn in_a_forum_game_bots_give_orders_and_do_not_post() {
+        let mut live = table(&["passenger", "werewolf", "seer", "passenger", "werewolf", "nurse", "passenger"]);
+        live.config.discussion = crate::game::Discussion::Forum(None);
+        assert!(live.forum());
+        live.apply(&GameEvent::Midday { day: 1, early: false }, START + 15 * H + 60).unwrap();
+        let mut rounds = Vec::new();
+        while let Some((day, seat, round)) = live.bot_due(START + 22 * H) {
+            rounds.push(round);
+            live.bot_rounds.insert((day, seat, round as u8));
+        }
+        assert!(!rounds.contains(&Round::Talk), "no bot posts in a forum game: {rounds:?}");
+        assert_eq!(rounds.iter().filter(|r| **r == Round::Orders).count(), 6, "every bot's orders");
+        assert!(live.bot_seats().all(|seat| live.bot_time(1, seat, Round::Talk).is_none()));
     }
 
     use std::collections::BTreeSet;
