@@ -223,9 +223,24 @@ impl Times {
         Timestamp::from_second(t).map(|ts| moment_ru(ts, &self.tz)).unwrap_or_default()
     }
 
+    /// The game's time to say for the real second `t`: a real second spans many of the
+    /// game's (288 on a 5-minute day), so the scheduled moment the second begins (22:00,
+    /// 13:00, 21:00: [`Fast::real`] rounds it up to this second) is said as itself, not
+    /// as the game's time at the second's end («21:04»); any other second as its game time.
+    fn game_said(&self, f: Fast, t: i64) -> i64 {
+        let (before, at) = (f.game(t - 1), f.game(t));
+        let cal = self.calendar();
+        [self.open, self.midday, self.deadline]
+            .into_iter()
+            .map(|moment| cal.next(moment, before))
+            .filter(|m| *m <= at)
+            .min()
+            .unwrap_or(at)
+    }
+
     fn fast_say(&self, f: Fast, t: i64) -> String {
         let local = |t: i64| Timestamp::from_second(t).map(|ts| ts.to_zoned(self.tz.clone())).ok();
-        let (Some(g), Some(r)) = (local(f.game(t)), local(t)) else { return String::new() };
+        let (Some(g), Some(r)) = (local(self.game_said(f, t)), local(t)) else { return String::new() };
         format!(
             "{:02}:{:02} по часам игры ({:02}:{:02}:{:02} {})",
             g.hour(),
@@ -394,6 +409,27 @@ mod tests {
         assert!(open > origin + 1 && mid > open && dl > mid && dl - open <= 180, "{open} {mid} {dl}");
         assert_eq!(t.clock(dl, dl, true), Clock::DEADLINE);
         assert_eq!(t.grace(), 1);
+    }
+
+    /// O-CLOCK-1, issue 32: on a 5-minute day a real second is 4 min 48 s of the game's, so
+    /// the real second of 21:00 ends at 21:04:48 of the game's clock; the deadline is still
+    /// said as «21:00 по часам игры», whatever the moment the game was created, and 13:00
+    /// and 22:00 likewise. A second that holds no scheduled moment says its own game time.
+    #[test]
+    fn a_fast_days_moments_are_said_as_scheduled() {
+        let s = Schedule { day_minutes: Some(5), ..Schedule::default() };
+        for created in [msk("2026-12-01T14:37:21"), msk("2026-12-01T14:37:22"), msk("2026-12-01T21:59:59")] {
+            let t = s.check().unwrap().anchored(created);
+            let open = t.next_open(created);
+            let (mid, dl) = t.day_after_opening(open);
+            let said = |x: i64| t.say(x).split(" по часам игры").next().unwrap().to_string();
+            assert_eq!(
+                (said(open), said(mid), said(dl)),
+                ("22:00".into(), "13:00".into(), "21:00".into()),
+                "{created}"
+            );
+            assert_ne!(said(dl + 1), "21:00", "the next second is later on the game's clock");
+        }
     }
 
     #[test]
