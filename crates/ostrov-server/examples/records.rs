@@ -53,6 +53,7 @@ async fn fill(db: &str, results: bool) {
     let keys: Vec<String> = (8..11)
         .map(|n| json!({"players": n, "roles": {"werewolf": 2, "seer": 1, "nurse": 1, "passenger": n - 4}}).to_string())
         .collect();
+    let mut results_of = Vec::new();
     for id in 1..=GAMES {
         let private = id % 10 == 0;
         let seats: Vec<i64> = (0..SEATS).map(|s| 1 + (id * 7 + s * 13) % USERS).collect();
@@ -95,36 +96,15 @@ async fn fill(db: &str, results: bool) {
                 })
                 .collect(),
         };
-        sqlx::query(
-            "INSERT INTO game_results (game_id, setup_key, winner, finished_at, private) VALUES (?, ?, ?, ?, ?)",
-        )
-        .bind(r.game_id)
-        .bind(&r.setup_key)
-        .bind(&r.winner)
-        .bind(r.finished_at)
-        .bind(r.private)
-        .execute(&mut *tx)
-        .await
-        .unwrap();
-        for (i, s) in r.seats.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO seat_results (game_id, seat, user_id, role, side, won, survived) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            )
-            .bind(id)
-            .bind(i as i64)
-            .bind(s.user_id)
-            .bind(&s.role)
-            .bind(&s.side)
-            .bind(s.won)
-            .bind(s.survived)
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        }
+        results_of.push(r);
     }
     tx.commit().await.unwrap();
     c.close().await.unwrap();
+    // The results, each stored as the server stores it when a game ends.
     let s = SqliteStore::open(db).await.unwrap();
+    for r in &results_of {
+        s.record_result(r).await.unwrap();
+    }
     let n = s.played(1, None).await.unwrap().len();
     if results {
         assert!(n > 300, "player 1 has {n} open games");

@@ -36,18 +36,9 @@ fn confirm(sink: &Sink, c: &mut ostrov_server::client::Client, email: &str) -> M
     m
 }
 
-/// A started game of six with no events: its id, the host, the players.
+/// A full game of six with no events, not started yet: its id, the host, the players.
 fn game(server: &Server) -> (i64, ostrov_server::client::Client, Vec<ostrov_server::client::Client>) {
-    let mut host = server.user("Ведущая");
-    let g = ok(&host
-        .post(
-            "/api/games",
-            json!({"title": "Маяк", "slots": 6, "setup": "werewolf,seer", "seed": 5, "rules": {"events": support::no_events()}}),
-        )
-        .unwrap());
-    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-    let players = server.join_all(&invite, &NAMES);
-    (id, host, players)
+    server.lighthouse(&NAMES)
 }
 
 fn pause() {

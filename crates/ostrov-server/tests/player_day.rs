@@ -9,7 +9,7 @@ mod support;
 
 use std::io::{BufRead, Read, Write};
 
-use support::browser::{csrf_of, location, Browser};
+use support::browser::{csrf_of, custom_game, invite_of, location, Browser};
 use support::{Server, START};
 
 const NAMES: [&str; 6] = ["Агата", "Богдан", "Варвара", "Гордей", "Дарина", "Ефим"];
@@ -33,27 +33,19 @@ fn table() -> Table {
     let r = host.post(
         "/new",
         &token,
-        &[
-            ("title", "День игрока"),
-            ("slots", "6"),
-            ("setup", "custom"),
-            ("role_werewolf", "1"),
-            ("role_seer", "1"),
-            ("role_nurse", "1"),
-            ("deck", "none"),
-            ("tie", "random"),
-            ("max_days", "40"),
-            ("tz", "Europe/Moscow"),
-            ("open", "22:00"),
-            ("midday", "13:00"),
-            ("deadline", "21:00"),
-        ],
+        &custom_game(
+            "День игрока",
+            "6",
+            &[("role_werewolf", "1"), ("role_seer", "1"), ("role_nurse", "1")],
+            "none",
+            "random",
+        ),
     );
     assert_eq!(r.status, 303, "{}", r.body);
     let game = location(&r);
     let id: i64 = game.rsplit('/').next().unwrap().parse().unwrap();
     let lobby = host.get(&game);
-    let invite = lobby.body.split("value=\"/join/").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let invite = invite_of(&lobby.body);
     let mut players = Vec::new();
     for n in NAMES {
         let mut b = Browser::signed_up(server.addr, n);

@@ -105,15 +105,7 @@ fn game(
     api: &BotApi,
     server: &Server,
 ) -> (i64, ostrov_server::client::Client, Vec<ostrov_server::client::Client>, Value) {
-    let mut host = server.user("Ведущая");
-    let g = ok(&host
-        .post(
-            "/api/games",
-            json!({"title": "Маяк", "slots": 6, "setup": "werewolf,seer", "seed": 5, "rules": {"events": support::no_events()}}),
-        )
-        .unwrap());
-    let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
-    let mut players = server.join_all(&invite, &NAMES);
+    let (id, mut host, mut players) = server.lighthouse(&NAMES);
     link(api, &mut host, 999);
     for (i, p) in players.iter_mut().enumerate() {
         link(api, p, 1000 + i as i64);

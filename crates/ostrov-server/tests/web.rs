@@ -6,7 +6,7 @@
 
 mod support;
 
-use support::browser::{csrf_of, location, Browser};
+use support::browser::{csrf_of, custom_game, invite_of, location, Browser};
 use support::{Server, START};
 
 const NAMES: [&str; 6] = ["Агата", "Богдан", "Варвара", "Гордей", "Дарина", "Ефим"];
@@ -42,28 +42,20 @@ fn table_with(deck: &str, tie: &str) -> Table {
     let r = host.post(
         "/new",
         &token,
-        &[
-            ("title", "Остров <b>страха</b>"),
-            ("slots", "6"),
-            ("setup", "custom"),
-            ("role_werewolf", "1"),
-            ("role_seer", "1"),
-            ("role_nurse", "1"),
-            ("deck", deck),
-            ("tie", tie),
-            ("max_days", "40"),
-            ("tz", "Europe/Moscow"),
-            ("open", "22:00"),
-            ("midday", "13:00"),
-            ("deadline", "21:00"),
-        ],
+        &custom_game(
+            "Остров <b>страха</b>",
+            "6",
+            &[("role_werewolf", "1"), ("role_seer", "1"), ("role_nurse", "1")],
+            deck,
+            tie,
+        ),
     );
     assert_eq!(r.status, 303, "{}", r.body);
     let game = location(&r);
     let id: i64 = game.rsplit('/').next().unwrap().parse().unwrap();
     let lobby = host.get(&game);
     assert!(lobby.body.contains("Остров &#60;b&#62;страха"), "the title is escaped: {}", lobby.body);
-    let invite = lobby.body.split("value=\"/join/").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let invite = invite_of(&lobby.body);
     let mut players = Vec::new();
     for n in NAMES {
         let mut b = Browser::signed_up(server.addr, n);

@@ -11,7 +11,7 @@ support::both_stores!(a_vote_withdrawn_through_the_api_stops_counting,);
 
 use ostrov_server::client::Client;
 use serde_json::{json, Value};
-use support::browser::{csrf_of, location, Browser};
+use support::browser::{csrf_of, custom_game, invite_of, location, Browser};
 use support::{error, no_events, ok, roles, Server, HOUR as H, START};
 
 const NAMES: [&str; 5] = ["Аня", "Боря", "Вика", "Гоша", "Даша"];
@@ -119,25 +119,12 @@ fn the_game_page_withdraws_a_vote_without_javascript() {
     let r = host.post(
         "/new",
         &token,
-        &[
-            ("title", "Отзыв"),
-            ("slots", "5"),
-            ("setup", "custom"),
-            ("role_werewolf", "1"),
-            ("role_seer", "1"),
-            ("deck", "none"),
-            ("tie", "random"),
-            ("max_days", "40"),
-            ("tz", "Europe/Moscow"),
-            ("open", "22:00"),
-            ("midday", "13:00"),
-            ("deadline", "21:00"),
-        ],
+        &custom_game("Отзыв", "5", &[("role_werewolf", "1"), ("role_seer", "1")], "none", "random"),
     );
     assert_eq!(r.status, 303, "{}", r.body);
     let game = location(&r);
     let lobby = host.get(&game);
-    let invite = lobby.body.split("value=\"/join/").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let invite = invite_of(&lobby.body);
     let mut players = Vec::new();
     for n in NAMES {
         let mut b = Browser::signed_up(server.addr, n);

@@ -98,3 +98,33 @@ impl Browser {
 pub fn location(r: &Reply) -> String {
     r.header("location").unwrap_or_default().to_string()
 }
+
+/// The create form's fields of a custom game: its title and seats, the role fields given
+/// (`("role_werewolf", "1")`), the item deck and the tie rule, at most 40 days on the
+/// calendar schedule (22:00, 13:00 and 21:00, Moscow time).
+pub fn custom_game<'a>(
+    title: &'a str,
+    slots: &'a str,
+    roles: &[(&'a str, &'a str)],
+    deck: &'a str,
+    tie: &'a str,
+) -> Vec<(&'a str, &'a str)> {
+    let mut fields = vec![("title", title), ("slots", slots), ("setup", "custom")];
+    fields.extend_from_slice(roles);
+    fields.extend([
+        ("deck", deck),
+        ("tie", tie),
+        ("max_days", "40"),
+        ("tz", "Europe/Moscow"),
+        ("open", "22:00"),
+        ("midday", "13:00"),
+        ("deadline", "21:00"),
+    ]);
+    fields
+}
+
+/// The invite of a lobby page: the `/join/…` link the host is given to copy.
+pub fn invite_of(lobby: &str) -> String {
+    let after = lobby.split("value=\"/join/").nth(1).expect("the lobby page shows the invite");
+    after.split('"').next().unwrap().to_string()
+}

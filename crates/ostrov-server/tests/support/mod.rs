@@ -188,6 +188,22 @@ impl Server {
             .collect()
     }
 
+    /// A game «Маяк» of `names` (a werewolf, a seer and passengers, seed 5, no events)
+    /// hosted by «Ведущая», every seat taken, not started yet: its id, the host, the players.
+    pub fn lighthouse(&self, names: &[&str]) -> (i64, Client, Vec<Client>) {
+        let mut host = self.user("Ведущая");
+        let g = ok(&host
+            .post(
+                "/api/games",
+                json!({"title": "Маяк", "slots": names.len(), "setup": "werewolf,seer", "seed": 5,
+                       "rules": {"events": no_events()}}),
+            )
+            .unwrap());
+        let (id, invite) = (g["id"].as_i64().unwrap(), g["invite"].as_str().unwrap().to_string());
+        let players = self.join_all(&invite, names);
+        (id, host, players)
+    }
+
     /// A new client signed up (and so logged in) as `name`.
     pub fn user(&self, name: &str) -> Client {
         let mut c = self.client();
