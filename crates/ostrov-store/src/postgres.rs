@@ -680,6 +680,14 @@ impl EventLog for PgStore {
         self.leases.elsewhere(game_id)
     }
 
+    fn forget_owner(&self, game_id: i64, addr: &str) -> bool {
+        self.leases.forget(game_id, addr)
+    }
+
+    fn lease_time(&self) -> Option<std::time::Duration> {
+        self.leases.lease_ms().map(|ms| std::time::Duration::from_millis(ms as u64))
+    }
+
     async fn release(&self) -> Result<()> {
         self.leases.draining.store(true, std::sync::atomic::Ordering::Release);
         self.writer.flush().await;
