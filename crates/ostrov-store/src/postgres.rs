@@ -223,7 +223,11 @@ impl PgStore {
     /// Connects to the database at `url` (`postgres://user@host/dbname`) and migrates it.
     pub async fn open(url: &str) -> Result<Self> {
         let options: PgConnectOptions = url.parse()?;
-        let pool = PgPoolOptions::new().max_connections(16).connect_with(options.clone()).await?;
+        // No ping before each use (a round trip per query, a request's session lookup
+        // included): a connection is pinged when it comes back to the pool, and one that
+        // failed is closed there (as one the database ended while this node was paused).
+        let pool =
+            PgPoolOptions::new().max_connections(16).test_before_acquire(false).connect_with(options.clone()).await?;
         let leases = Arc::new(Leases::default());
         let writer = Writer::start(pool.clone(), leases.clone());
         let store = PgStore { pool, options: Arc::new(options), writer, leases, lease: Arc::default() };
