@@ -127,12 +127,10 @@ fn load(players: Vec<(usize, Client, i64)>, names: &[String], game: i64, addrs: 
                 let mut node = i % 3;
                 let mut sent = 0usize;
                 while !stop.load(Ordering::Relaxed) {
-                    if !after.load(Ordering::Relaxed) {
-                        if tokens.fetch_sub(1, Ordering::Relaxed) <= 0 {
-                            tokens.fetch_add(1, Ordering::Relaxed);
-                            thread::sleep(Duration::from_millis(2));
-                            continue;
-                        }
+                    if !after.load(Ordering::Relaxed) && tokens.fetch_sub(1, Ordering::Relaxed) <= 0 {
+                        tokens.fetch_add(1, Ordering::Relaxed);
+                        thread::sleep(Duration::from_millis(2));
+                        continue;
                     }
                     let rid = format!("v{i}-{sent}");
                     let target = names[(i + 1 + sent % (PLAYERS - 1)) % PLAYERS].clone();
