@@ -202,6 +202,15 @@ pub async fn commit_request<S: Store>(
                 st.mark_stale(id, epoch);
                 Ok(Committed::Duplicate(s))
             }
+            // The log ends before what this node holds (entries lost behind it, as in a
+            // restored backup): nothing is written past the log's end; the request is
+            // refused as not saved (sent again), and the game refolded from the log before
+            // its next use, as a node that does not own it would.
+            Ok(Appended::Conflict { last }) if last < expected => {
+                eprintln!("ostrov-server: game {id}: the log ends at {last}, before this node's {expected}: refolded from the log");
+                st.mark_stale(id, epoch);
+                Err(ApiError::NotSaved(format!("game {id}, seq {seq}: the log ends at {last}")))
+            }
             other => {
                 st.mark_stale(id, epoch);
                 Err(ApiError::NotSaved(format!("game {id}, seq {seq}: {other:?}")))

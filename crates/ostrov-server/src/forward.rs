@@ -44,6 +44,23 @@ pub const LEASE_SECONDS: u64 = 3;
 /// How long a request waits for the owner of its game to answer (or to be replaced).
 const PATIENCE: Duration = Duration::from_secs(10);
 
+/// How long one forwarded request waits for the owner's answer: the lease time (an owner
+/// that answers nothing for that long may be paused or gone, and its lease over), at most
+/// [`PATIENCE`].
+fn owner_patience<S: Store>(st: &AppState<S>) -> Duration {
+    st.store.lease_time().map_or(PATIENCE, |l| l.min(PATIENCE))
+}
+
+/// The owner at `addr` did not answer (or could not be reached): this node no longer
+/// forwards game `game`'s requests to it without asking the store who holds the game
+/// (which takes the game over once that owner's lease has run out).
+fn silent<S: Store>(st: &AppState<S>, game: Option<i64>, addr: &str, why: &dyn std::fmt::Display) {
+    eprintln!("ostrov-server: forwarding to {addr}: {why}");
+    if let Some(g) = game {
+        st.store.forget_owner(g, addr);
+    }
+}
+
 /// How long after an owner did not answer the request is tried again.
 const RETRY: Duration = Duration::from_millis(250);
 
@@ -87,23 +104,31 @@ pub async fn layer<S: Store>(State(st): State<Arc<AppState<S>>>, mut req: Reques
         headers.insert(HeaderName::from_static(CLIENT), c);
     }
     // A game this node lately found another node holding: straight to that node, nothing
-    // done here first (the game's lock, the catch-up read).
-    if let Some(owner) = game_of(parts.uri.path()).and_then(|g| st.store.owner_hint(g)) {
+    // done here first (the game's lock, the catch-up read). An owner that does not answer
+    // within its lease time is forgotten: the store is asked again (the next time, or now
+    // if it could not be reached).
+    let game = game_of(parts.uri.path());
+    let patience = owner_patience(&st);
+    if let Some(owner) = game.and_then(|g| st.store.owner_hint(g)) {
         let sent = send(&owner, parts.method.clone(), parts.uri.clone(), headers.clone(), bytes.clone());
-        match tokio::time::timeout(PATIENCE, sent).await {
+        match tokio::time::timeout(patience, sent).await {
             Ok(Ok(r)) => return r,
-            Ok(Err(Failed::Unreached(e))) => eprintln!("ostrov-server: forwarding to {owner}: {e}"),
+            Ok(Err(Failed::Unreached(e))) => silent(&st, game, &owner, &e),
             Ok(Err(Failed::Lost(e))) => {
-                eprintln!("ostrov-server: forwarding to {owner}: {e}");
+                silent(&st, game, &owner, &e);
                 return ApiError::Elsewhere(owner).into_response();
             }
-            Err(_) => return ApiError::Elsewhere(owner).into_response(),
+            Err(_) => {
+                silent(&st, game, &owner, &format_args!("no answer in {} ms", patience.as_millis()));
+                return ApiError::Elsewhere(owner).into_response();
+            }
         }
     }
-    // Handled here, or forwarded to the game's owner; an owner that does not answer may be
-    // gone: once its lease expires this node (or another) takes the game over, so the
+    // Handled here, or forwarded to the game's owner; an owner that cannot be reached may
+    // be gone: once its lease expires this node (or another) takes the game over, so the
     // request is handled again (nothing of it was done) until the owner answers or the
-    // patience is spent.
+    // patience is spent. One sent and not answered may have been done by the owner: it is
+    // answered 503 (the client sends it again, to this node or another).
     let until = tokio::time::Instant::now() + PATIENCE;
     loop {
         let req = Request::from_parts(parts.clone(), Body::from(bytes.clone()));
@@ -116,17 +141,18 @@ pub async fn layer<S: Store>(State(st): State<Arc<AppState<S>>>, mut req: Reques
             .await;
         let Some(owner) = owner else { return here };
         let sent = send(&owner, parts.method.clone(), parts.uri.clone(), headers.clone(), bytes.clone());
-        match tokio::time::timeout_at(until, sent).await {
+        let wait = patience.min(until.saturating_duration_since(tokio::time::Instant::now()));
+        match tokio::time::timeout(wait, sent).await {
             Ok(Ok(r)) => return r,
             // Not reached (nothing sent): tried again.
-            Ok(Err(Failed::Unreached(e))) => eprintln!("ostrov-server: forwarding to {owner}: {e}"),
+            Ok(Err(Failed::Unreached(e))) => silent(&st, game, &owner, &e),
             // Sent, and no answer: the owner may have done it, so it is not done here.
             Ok(Err(Failed::Lost(e))) => {
-                eprintln!("ostrov-server: forwarding to {owner}: {e}");
+                silent(&st, game, &owner, &e);
                 return here;
             }
             Err(_) => {
-                eprintln!("ostrov-server: forwarding to {owner}: no answer in {} s", PATIENCE.as_secs());
+                silent(&st, game, &owner, &format_args!("no answer in {} ms", wait.as_millis()));
                 return here;
             }
         }

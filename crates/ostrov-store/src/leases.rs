@@ -67,7 +67,8 @@ pub(crate) struct Leases {
     me: Mutex<Option<Me>>,
     held: Mutex<HashMap<i64, Held>>,
     /// The games another node was found to hold, its address, and until when this node
-    /// forwards to it without asking the database again (a third of the lease time).
+    /// forwards to it without asking the database again (a third of the lease time, and
+    /// never past the lease's end as read; forgotten sooner when the node does not answer).
     elsewhere: Mutex<HashMap<i64, (String, Instant)>>,
     pub(crate) draining: AtomicBool,
 }
@@ -117,6 +118,17 @@ impl Leases {
             }
             None => None,
         }
+    }
+
+    /// Forgets that game `game` was found held at `addr` (see
+    /// [`EventLog::forget_owner`](crate::EventLog::forget_owner)).
+    pub fn forget(&self, game: i64, addr: &str) -> bool {
+        let mut e = lock(&self.elsewhere);
+        let named = e.get(&game).is_some_and(|(a, _)| a == addr);
+        if named {
+            e.remove(&game);
+        }
+        named
     }
 
     /// The lease was found taken over (a fenced append): forgotten.
@@ -249,15 +261,18 @@ pub(crate) async fn own(l: &Leases, pool: &PgPool, game: i64) -> Result<Owner> {
                 return Ok(Owner::Here { taken: true });
             }
         }
-        let addr: Option<String> = sqlx::query_scalar(&sql(
-            "SELECT addr FROM game_leases WHERE game = $1 AND expires >= NOW_MS AND node <> $2",
+        let held: Option<(String, i64)> = sqlx::query_as(&sql(
+            "SELECT addr, expires - NOW_MS FROM game_leases WHERE game = $1 AND expires >= NOW_MS AND node <> $2",
         ))
         .bind(game)
         .bind(&me.node)
         .fetch_optional(pool)
         .await?;
-        if let Some(a) = addr {
-            lock(&l.elsewhere).insert(game, (a.clone(), Instant::now() + me.lease / 3));
+        if let Some((a, left)) = held {
+            // Believed no longer than the lease as read runs (a node paused or gone does
+            // not renew it), and no longer than a third of the lease time.
+            let left = Duration::from_millis(left.max(0) as u64).min(me.lease / 3);
+            lock(&l.elsewhere).insert(game, (a.clone(), Instant::now() + left));
             return Ok(Owner::There(a));
         }
     }

@@ -351,6 +351,19 @@ store_trait! {
             let _ = game_id;
             None
         }
+        /// Forgets that game `game_id` was found held by the node at `addr` (a request
+        /// forwarded to it got no answer, or it could not be reached): the next
+        /// [`EventLog::own`] asks the store again, and takes the game if its lease ran out.
+        /// Whether a hint was forgotten.
+        fn forget_owner(&self, game_id: i64, addr: &str) -> bool {
+            let _ = (game_id, addr);
+            false
+        }
+        /// How long a node owns a game without renewing its lease, once it has joined the
+        /// others ([`EventLog::join_nodes`]).
+        fn lease_time(&self) -> Option<std::time::Duration> {
+            None
+        }
         /// Drains this node: what is queued is written, then every lease is given up and
         /// none taken any more.
         async fn release(&self) -> Result<()> {

@@ -223,7 +223,11 @@ impl PgStore {
     /// Connects to the database at `url` (`postgres://user@host/dbname`) and migrates it.
     pub async fn open(url: &str) -> Result<Self> {
         let options: PgConnectOptions = url.parse()?;
-        let pool = PgPoolOptions::new().max_connections(16).connect_with(options.clone()).await?;
+        // No ping before each use (a round trip per query, a request's session lookup
+        // included): a connection is pinged when it comes back to the pool, and one that
+        // failed is closed there (as one the database ended while this node was paused).
+        let pool =
+            PgPoolOptions::new().max_connections(16).test_before_acquire(false).connect_with(options.clone()).await?;
         let leases = Arc::new(Leases::default());
         let writer = Writer::start(pool.clone(), leases.clone());
         let store = PgStore { pool, options: Arc::new(options), writer, leases, lease: Arc::default() };
@@ -678,6 +682,14 @@ impl EventLog for PgStore {
 
     fn owner_hint(&self, game_id: i64) -> Option<String> {
         self.leases.elsewhere(game_id)
+    }
+
+    fn forget_owner(&self, game_id: i64, addr: &str) -> bool {
+        self.leases.forget(game_id, addr)
+    }
+
+    fn lease_time(&self) -> Option<std::time::Duration> {
+        self.leases.lease_ms().map(|ms| std::time::Duration::from_millis(ms as u64))
     }
 
     async fn release(&self) -> Result<()> {

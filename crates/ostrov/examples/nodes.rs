@@ -17,8 +17,11 @@
 //! ```text
 //! cargo build --release -p ostrov
 //! OSTROV_TEST_PG=postgres://postgres@127.0.0.1/test \
-//!     cargo run --release -p ostrov --example nodes -- [--secs 5] [--votes 150]
+//!     cargo run --release -p ostrov --example nodes -- [--secs 5] [--votes 150] [--one-busy] [--bin PATH]
 //! ```
+//!
+//! `--one-busy` runs the busy game on one node only (SQLite, then PostgreSQL); `--bin` names
+//! the `ostrov` binary to run (to compare two builds in alternation, in one session).
 //!
 //! The nodes are the `ostrov` binary next to this example (target/release/ostrov), each
 //! PostgreSQL setup on a fresh database of its own (created on the server
@@ -234,7 +237,11 @@ fn main() {
     let secs = arg(&args, "--secs", 5);
     let votes = arg(&args, "--votes", 150) as usize;
     let exe = std::env::current_exe().expect("this program's path");
-    let bin: PathBuf = exe.parent().and_then(Path::parent).map(|d| d.join("ostrov")).expect("target dir");
+    let bin: PathBuf = match args.iter().position(|a| a == "--bin") {
+        Some(i) => PathBuf::from(args.get(i + 1).expect("--bin wants the path of an ostrov binary")),
+        None => exe.parent().and_then(Path::parent).map(|d| d.join("ostrov")).expect("target dir"),
+    };
+    let one_busy = args.iter().any(|a| a == "--one-busy");
     if !bin.exists() {
         eprintln!("{} is missing: cargo build --release -p ostrov first", bin.display());
         std::process::exit(2);
@@ -243,13 +250,13 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("ostrov-nodes-bench-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     println!("Closed loop, at most {secs} s or {votes} votes per client");
-    for (title, load) in
-        [("One busy game: 100 clients, spread over the nodes", BUSY), ("Many games: 1,000 clients in 100 games", MANY)]
-    {
+    let loads =
+        [("One busy game: 100 clients, spread over the nodes", BUSY), ("Many games: 1,000 clients in 100 games", MANY)];
+    for (title, load) in loads.into_iter().take(if one_busy { 1 } else { 2 }) {
         println!("{title}");
         let sqlite = dir.join(format!("ostrov-{}.db", load.games));
         run("SQLite, 1 node", &bin, sqlite.to_str().expect("a UTF-8 path"), 1, &dir, (secs, votes), load);
-        for nodes in 1..=3 {
+        for nodes in 1..=if one_busy { 1 } else { 3 } {
             let Some(pg) = TestDb::create("bench") else {
                 println!("PostgreSQL: not run (set {} to a PostgreSQL server)", ostrov_store::testdb::VAR);
                 break;

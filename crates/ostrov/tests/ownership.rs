@@ -7,8 +7,10 @@
 //! - the owner is drained with SIGTERM (its lease is given up: another node takes the game
 //!   at once, without waiting for the lease to run out),
 //! - the owner is paused with SIGSTOP past its lease while orders are under way, another
-//!   node takes the game, and the paused one is resumed (the fence: nothing it had
-//!   queued is written under its old epoch; the epochs in the log never go down),
+//!   node takes the game (waited for: the other nodes stop forwarding to the silent
+//!   owner and ask the database again), and the paused one is resumed (the fence: nothing
+//!   it had queued is written under its old epoch; the epochs in the log never go down)
+//!   and writes again (a game of its own),
 //!
 //! and the shared clock passes the 13:00 stage and the 21:00 deadline. Every order answered
 //! "accepted" is in the log exactly once as answered; the stage and the resolution are
@@ -125,12 +127,10 @@ fn load(players: Vec<(usize, Client, i64)>, names: &[String], game: i64, addrs: 
                 let mut node = i % 3;
                 let mut sent = 0usize;
                 while !stop.load(Ordering::Relaxed) {
-                    if !after.load(Ordering::Relaxed) {
-                        if tokens.fetch_sub(1, Ordering::Relaxed) <= 0 {
-                            tokens.fetch_add(1, Ordering::Relaxed);
-                            thread::sleep(Duration::from_millis(2));
-                            continue;
-                        }
+                    if !after.load(Ordering::Relaxed) && tokens.fetch_sub(1, Ordering::Relaxed) <= 0 {
+                        tokens.fetch_add(1, Ordering::Relaxed);
+                        thread::sleep(Duration::from_millis(2));
+                        continue;
                     }
                     let rid = format!("v{i}-{sent}");
                     let target = names[(i + 1 + sent % (PLAYERS - 1)) % PLAYERS].clone();
@@ -271,15 +271,44 @@ fn a_games_owner_moves_on_sigkill_and_on_a_drain_and_a_paused_owner_is_fenced() 
     // SIGSTOP past the lease, under load, then SIGCONT: the fence.
     let o = wait_owner(&pg.url, game, &nodes, &mut host);
     let epoch = lease(&pg.url, game).unwrap().epoch;
+    let paused = nodes[o].addr.to_string();
     nodes[o].signal(libc::SIGSTOP);
-    // Orders under way while it sleeps.
+    // Orders under way while it sleeps: those sent to it wait in its sockets; the other
+    // nodes forward theirs to it, get no answer within its lease time, answer 503, ask the
+    // store again and take the game over once its lease has run out. A voter answered 503
+    // goes to another node than the sleeping one (as nginx's `max_fails` takes a node
+    // that times out out of the `upstream`).
+    let other = addr_of(o + 1);
+    addrs.write().unwrap()[o] = other;
     l.tokens.fetch_add(60, Ordering::Relaxed);
-    // Its lease runs out while it sleeps (the voters' requests to it wait in its sockets).
-    thread::sleep(Duration::from_millis(2500));
+    let t = Instant::now();
+    let taken = loop {
+        let now = lease(&pg.url, game).unwrap();
+        if now.epoch > epoch && now.addr != paused {
+            break now;
+        }
+        assert!(t.elapsed() < Duration::from_secs(15), "no node took the game of the paused owner: {now:?}");
+        thread::sleep(Duration::from_millis(50));
+    };
+    eprintln!("taken from the paused owner in {:?}: epoch {epoch} then {taken:?}", t.elapsed());
     nodes[o].signal(libc::SIGCONT);
+    addrs.write().unwrap()[o] = nodes[o].addr;
     progress(&l, 100);
-    let l2 = lease(&pg.url, game).unwrap();
-    eprintln!("after the pause: epoch {epoch} then {l2:?}");
+    eprintln!("after the pause: {:?}", lease(&pg.url, game).unwrap());
+    // The resumed node writes again (its sessions that were idle in a transaction while it
+    // slept were ended by the database; the pool connects anew): it stores a new game and
+    // takes that game's lease for a join.
+    let mut host_o = Client { addr: nodes[o].addr, ..host.clone() };
+    let g2 = ok(
+        host_o.post("/api/games", json!({"title": "После паузы", "slots": 5, "setup": "werewolf,seer", "seed": 4})),
+        "a game created on the resumed node",
+    );
+    let (game2, invite2) = (g2["id"].as_i64().unwrap(), g2["invite"].as_str().unwrap().to_string());
+    let mut joiner = Client::new(nodes[o].addr);
+    ok(joiner.post("/api/signup", json!({"name": "Новенький", "password": "password-123"})), "signup");
+    ok(joiner.post(&format!("/api/invites/{invite2}/join"), json!({})), "join on the resumed node");
+    let l3 = lease(&pg.url, game2).expect("the new game is leased");
+    assert_eq!((l3.addr, l3.live), (paused.clone(), true), "the resumed node owns the game it wrote");
     // The deadline passes; every voter is told the day is over.
     set_clock(&clock, DEADLINE + 90);
     l.after.store(true, Ordering::Relaxed);
