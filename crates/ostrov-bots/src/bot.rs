@@ -405,6 +405,9 @@ pub struct SensibleBot {
     packed: Vec<bool>,
     /// Checked players and the result (true: werewolf).
     checked: Vec<(PlayerId, bool)>,
+    /// `checked` by player index: [`CLEAR`] if a check found the player not a werewolf,
+    /// [`WOLF`] if one found a werewolf (both, if the player turned between two checks).
+    marks: Vec<u8>,
     /// Notices read so far.
     seen: usize,
     /// The living players, when the driver did not gather them (see [`View::living_slice`]).
@@ -419,6 +422,18 @@ pub struct SensibleBot {
     out: Vec<usize>,
 }
 
+/// A check found the player not a werewolf (see `SensibleBot::marks`).
+const CLEAR: u8 = 1;
+/// A check found the player a werewolf.
+const WOLF: u8 = 2;
+
+/// A civilian's trust: checked "not a werewolf" by me (`marks`, see `SensibleBot::marks`),
+/// or a civilian role the newspaper revealed (a revealed authority).
+#[inline]
+fn cleared(marks: &[u8], v: &View, p: PlayerId) -> bool {
+    marks[p.index()] & CLEAR != 0 || v.public_role(p).is_some_and(|r| r.side() == Side::Civilians)
+}
+
 impl SensibleBot {
     /// Reads what the player learnt since the last round. The living players are not
     /// copied: each round takes them from the view ([`SensibleBot::living`]).
@@ -430,6 +445,8 @@ impl SensibleBot {
             for p in &self.pack {
                 self.packed[p.index()] = true;
             }
+            self.marks.clear();
+            self.marks.resize(v.player_count(), 0);
         }
         self.role = Some(v.role());
         // Only the seer is told check results (the engine's step 16): nobody else reads
@@ -437,7 +454,9 @@ impl SensibleBot {
         if self.role == Some(Role::Seer) {
             for k in v.notices_since(self.seen) {
                 if let NoticeKind::Check { target, result } = k {
-                    self.checked.push((*target, *result == CheckResult::Werewolf));
+                    let wolf = *result == CheckResult::Werewolf;
+                    self.checked.push((*target, wolf));
+                    self.marks[target.index()] |= if wolf { WOLF } else { CLEAR };
                 }
             }
         }
@@ -474,7 +493,7 @@ impl SensibleBot {
     /// A civilian's trust: checked "not a werewolf" by me, or a civilian role the
     /// newspaper revealed (a revealed authority).
     fn cleared(&self, v: &View, p: PlayerId) -> bool {
-        self.checked.iter().any(|c| c.0 == p && !c.1) || v.public_role(p).is_some_and(|r| r.side() == Side::Civilians)
+        cleared(&self.marks, v, p)
     }
 
     /// Someone to trust, in list order: a packmate for the werewolf side, a cleared
@@ -629,7 +648,8 @@ impl SensibleBot {
 impl Bot for SensibleBot {
     fn morning(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         self.learn(v);
-        let mut own = std::mem::take(&mut self.living);
+        let shared = v.living_slice();
+        let mut own = if shared.is_some() { Vec::new() } else { std::mem::take(&mut self.living) };
         let living = Self::living(v, &mut own);
         let me = v.me;
         let held = v.item();
@@ -680,12 +700,15 @@ impl Bot for SensibleBot {
             }
             _ => {}
         }
-        self.living = own;
+        if shared.is_none() {
+            self.living = own;
+        }
     }
 
     fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         self.learn(v);
-        let mut own = std::mem::take(&mut self.living);
+        let shared = v.living_slice();
+        let mut own = if shared.is_some() { Vec::new() } else { std::mem::take(&mut self.living) };
         let living = Self::living(v, &mut own);
         let role = self.role.unwrap_or(Role::Passenger);
         let me = v.me;
@@ -736,18 +759,14 @@ impl Bot for SensibleBot {
                 pick(rng, &self.buf).map(|p| Command::Kill(Targets::one(p)))
             }
             Role::Seer => {
-                let checked = &self.checked;
-                self.buf.extend(others.filter(|p| !checked.iter().any(|c| c.0 == *p)));
+                let marks = &self.marks;
+                self.buf.extend(others.filter(|p| marks[p.index()] == 0));
                 pick(rng, &self.buf).map(Command::Check)
             }
             Role::Nurse => {
                 // Revealed or checked allies first, else anyone but herself.
-                let checked = &self.checked;
-                let cleared = |p: PlayerId| {
-                    checked.iter().any(|c| c.0 == p && !c.1)
-                        || v.public_role(p).is_some_and(|r| r.side() == Side::Civilians)
-                };
-                self.buf.extend(others.clone().filter(|p| cleared(*p)));
+                let marks = &self.marks;
+                self.buf.extend(others.clone().filter(|p| cleared(marks, v, *p)));
                 if self.buf.is_empty() {
                     self.buf.extend(others);
                 }
@@ -767,15 +786,18 @@ impl Bot for SensibleBot {
         if let Some(c) = night {
             out.push(c);
         }
-        self.living = own;
+        if shared.is_none() {
+            self.living = own;
+        }
     }
 
     fn reset(&mut self) -> bool {
-        let SensibleBot { role, pack, packed, checked, seen, living, buf, prey, record, out } = self;
+        let SensibleBot { role, pack, packed, checked, marks, seen, living, buf, prey, record, out } = self;
         *role = None;
         pack.clear();
         packed.clear();
         checked.clear();
+        marks.clear();
         *seen = 0;
         living.clear();
         buf.clear();
