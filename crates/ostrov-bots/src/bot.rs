@@ -500,13 +500,15 @@ impl SensibleBot {
     /// player for civilians.
     fn trusted(&self, v: &View, living: &[PlayerId]) -> Option<PlayerId> {
         let wolf = self.wolf_side();
-        living.iter().copied().filter(|p| *p != v.me).find(|p| {
-            if wolf {
-                self.in_pack(v, *p)
-            } else {
-                self.cleared(v, *p)
-            }
-        })
+        living.iter().copied().filter(|p| *p != v.me).find(
+            |p| {
+                if wolf {
+                    self.in_pack(v, *p)
+                } else {
+                    self.cleared(v, *p)
+                }
+            },
+        )
     }
 
     /// A suspicion score from the public record: voting for revealed civilians who were
@@ -599,7 +601,9 @@ impl SensibleBot {
             let known = self.checked.iter().find(|c| c.1 && v.alive(c.0)).map(|c| c.0);
             let revealed = match v.public() {
                 Some(public) => public.revealed_wolf(),
-                None => living.iter().copied().find(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves)),
+                None => {
+                    living.iter().copied().find(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves))
+                }
             };
             known.or(revealed).or_else(|| self.suspect(v, living, rng).map(|s| s.0))
         }
