@@ -101,6 +101,11 @@ impl<'a> View<'a> {
         self.m.pack(self.me)
     }
 
+    /// [`View::pack`] into `out`, reusing its buffer.
+    pub fn pack_into(&self, out: &mut Vec<PlayerId>) {
+        self.m.pack_into(self.me, out)
+    }
+
     /// Living players, in list order (public).
     pub fn living(&self) -> impl Iterator<Item = PlayerId> + 'a {
         self.m.state().living()
@@ -400,25 +405,48 @@ pub struct SensibleBot {
     packed: Vec<bool>,
     /// Checked players and the result (true: werewolf).
     checked: Vec<(PlayerId, bool)>,
+    /// `checked` by player index: [`CLEAR`] if a check found the player not a werewolf,
+    /// [`WOLF`] if one found a werewolf (both, if the player turned between two checks).
+    marks: Vec<u8>,
     /// Notices read so far.
     seen: usize,
+    /// The living players, when the driver did not gather them (see [`View::living_slice`]).
     living: Vec<PlayerId>,
     buf: Vec<PlayerId>,
+    /// The wolf side's prey of the last [`SensibleBot::vote`]: the living players outside
+    /// the pack, in list order (the werewolf's night picks among them too).
+    prey: Vec<PlayerId>,
     /// Every player's voting record, when the driver did not gather it.
     record: Vec<i32>,
     /// Positions in the day's ranking that this bot does not suspect.
     out: Vec<usize>,
 }
 
+/// A check found the player not a werewolf (see `SensibleBot::marks`).
+const CLEAR: u8 = 1;
+/// A check found the player a werewolf.
+const WOLF: u8 = 2;
+
+/// A civilian's trust: checked "not a werewolf" by me (`marks`, see `SensibleBot::marks`),
+/// or a civilian role the newspaper revealed (a revealed authority).
+#[inline]
+fn cleared(marks: &[u8], v: &View, p: PlayerId) -> bool {
+    marks[p.index()] & CLEAR != 0 || v.public_role(p).is_some_and(|r| r.side() == Side::Civilians)
+}
+
 impl SensibleBot {
+    /// Reads what the player learnt since the last round. The living players are not
+    /// copied: each round takes them from the view ([`SensibleBot::living`]).
     fn learn(&mut self, v: &View) {
         if self.role.is_none() {
-            self.pack = v.pack();
+            v.pack_into(&mut self.pack);
             self.packed.clear();
             self.packed.resize(v.player_count(), false);
             for p in &self.pack {
                 self.packed[p.index()] = true;
             }
+            self.marks.clear();
+            self.marks.resize(v.player_count(), 0);
         }
         self.role = Some(v.role());
         // Only the seer is told check results (the engine's step 16): nobody else reads
@@ -426,12 +454,25 @@ impl SensibleBot {
         if self.role == Some(Role::Seer) {
             for k in v.notices_since(self.seen) {
                 if let NoticeKind::Check { target, result } = k {
-                    self.checked.push((*target, *result == CheckResult::Werewolf));
+                    let wolf = *result == CheckResult::Werewolf;
+                    self.checked.push((*target, wolf));
+                    self.marks[target.index()] |= if wolf { WOLF } else { CLEAR };
                 }
             }
         }
         self.seen = v.notice_count();
-        v.living_into(&mut self.living);
+    }
+
+    /// The living players in list order: the driver's, shared by every bot of the day,
+    /// else gathered into `own` (the bot's buffer, taken out of it for the round).
+    fn living<'v>(v: &View<'v>, own: &'v mut Vec<PlayerId>) -> &'v [PlayerId] {
+        match v.living_slice() {
+            Some(l) => l,
+            None => {
+                v.living_into(own);
+                own
+            }
+        }
     }
 
     fn wolf_side(&self) -> bool {
@@ -452,33 +493,35 @@ impl SensibleBot {
     /// A civilian's trust: checked "not a werewolf" by me, or a civilian role the
     /// newspaper revealed (a revealed authority).
     fn cleared(&self, v: &View, p: PlayerId) -> bool {
-        self.checked.iter().any(|c| c.0 == p && !c.1) || v.public_role(p).is_some_and(|r| r.side() == Side::Civilians)
+        cleared(&self.marks, v, p)
     }
 
     /// Someone to trust, in list order: a packmate for the werewolf side, a cleared
     /// player for civilians.
-    fn trusted(&self, v: &View) -> Option<PlayerId> {
+    fn trusted(&self, v: &View, living: &[PlayerId]) -> Option<PlayerId> {
         let wolf = self.wolf_side();
-        self.living.iter().copied().filter(|p| *p != v.me).find(|p| {
-            if wolf {
-                self.in_pack(v, *p)
-            } else {
-                self.cleared(v, *p)
-            }
-        })
+        living.iter().copied().filter(|p| *p != v.me).find(
+            |p| {
+                if wolf {
+                    self.in_pack(v, *p)
+                } else {
+                    self.cleared(v, *p)
+                }
+            },
+        )
     }
 
     /// A suspicion score from the public record: voting for revealed civilians who were
     /// lynched is suspicious, voting for lynched werewolves is not. Returns the most
     /// suspected (ties at random) and the score.
-    fn suspect(&mut self, v: &View, rng: &mut ChaCha8Rng) -> Option<(PlayerId, i32)> {
+    fn suspect(&mut self, v: &View, living: &[PlayerId], rng: &mut ChaCha8Rng) -> Option<(PlayerId, i32)> {
         if let Some(public) = v.public() {
             return self.suspect_ranked(v, public, rng);
         }
         self.buf.clear();
         voting_record(v.m, &mut self.record);
         let mut best_score = i32::MIN;
-        for &p in &self.living {
+        for &p in living {
             if p == v.me || self.cleared(v, p) || self.in_pack(v, p) {
                 continue;
             }
@@ -510,8 +553,10 @@ impl SensibleBot {
         out.extend(public.rank(v.me));
         out.extend(self.checked.iter().filter(|c| !c.1).filter_map(|c| public.rank(c.0)));
         out.extend(self.pack.iter().filter_map(|p| public.rank(*p)));
-        out.sort_unstable();
-        out.dedup();
+        if out.len() > 1 {
+            out.sort_unstable();
+            out.dedup();
+        }
         let ranked = public.ranked();
         let (mut start, mut e) = (0, 0);
         while start < ranked.len() {
@@ -536,40 +581,41 @@ impl SensibleBot {
 
     /// The day's vote: the pack's common target for werewolves; a civilian's known
     /// (checked) werewolf, else the most suspected player.
-    fn vote(&mut self, v: &View, rng: &mut ChaCha8Rng) -> Option<PlayerId> {
+    fn vote(&mut self, v: &View, living: &[PlayerId], rng: &mut ChaCha8Rng) -> Option<PlayerId> {
         if self.wolf_side() {
-            // The pack votes together: the day's common target, by a shared day-seeded choice.
-            // The k-th living player outside the pack, counted without gathering them.
+            // The pack votes together: the day's common target, by a shared day-seeded choice:
+            // the k-th living player outside the pack (I am in it).
             let me = v.me;
-            let prey = |p: &&PlayerId| !self.packs(**p) && **p != me;
-            let n = self.living.iter().filter(prey).count();
+            let packed = &self.packed;
+            let prey = |p: &PlayerId| !packed.get(p.index()).copied().unwrap_or(false) && *p != me;
+            self.prey.clear();
+            self.prey.extend(living.iter().copied().filter(prey));
+            let n = self.prey.len();
             let first = self.pack.iter().find(|p| v.alive(**p)).map_or(0, |p| p.index());
             let day = v.day() as usize;
             if n == 0 {
                 return None;
             }
-            self.living.iter().filter(prey).nth((day * 7919 + first) % n).copied()
+            Some(self.prey[(day * 7919 + first) % n])
         } else {
             let known = self.checked.iter().find(|c| c.1 && v.alive(c.0)).map(|c| c.0);
             let revealed = match v.public() {
                 Some(public) => public.revealed_wolf(),
-                None => self
-                    .living
-                    .iter()
-                    .copied()
-                    .find(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves)),
+                None => {
+                    living.iter().copied().find(|p| v.public_role(*p).is_some_and(|r| r.side() == Side::Werewolves))
+                }
             };
-            known.or(revealed).or_else(|| self.suspect(v, rng).map(|s| s.0))
+            known.or(revealed).or_else(|| self.suspect(v, living, rng).map(|s| s.0))
         }
     }
 
     /// Whom to send the love note to: someone who voted against me (or, for civilians,
     /// a cleared player first — their vote against me would be a mistake), never the
     /// player I vote for (the note forbids that vote) nor a packmate.
-    fn love_target(&self, v: &View, vote: Option<PlayerId>) -> Option<PlayerId> {
+    fn love_target(&self, v: &View, living: &[PlayerId], vote: Option<PlayerId>) -> Option<PlayerId> {
         let ok = |p: PlayerId| p != v.me && Some(p) != vote && !self.in_pack(v, p) && v.alive(p);
         if !self.wolf_side() {
-            if let Some(p) = self.living.iter().copied().find(|p| ok(*p) && self.cleared(v, *p)) {
+            if let Some(p) = living.iter().copied().find(|p| ok(*p) && self.cleared(v, *p)) {
                 return Some(p);
             }
         }
@@ -581,11 +627,34 @@ impl SensibleBot {
         }
         None
     }
+
+    /// The werewolf's night kill (one target, two on Full moon): anyone outside the pack
+    /// but the day's vote target, else the vote target. Read from the prey that
+    /// [`SensibleBot::vote`] gathered this round, without gathering the candidates again:
+    /// the same draws from the same list.
+    fn wolf_kill(&self, vote: Option<PlayerId>, full_moon: bool, rng: &mut ChaCha8Rng) -> Option<Command> {
+        let prey = &self.prey;
+        // The candidates are the prey without the vote target (which is one of them);
+        // with no other, the vote target alone.
+        let vote_at = vote.and_then(|t| prey.iter().position(|p| *p == t));
+        let (len, skip) = match vote_at {
+            Some(i) if prey.len() > 1 => (prey.len() - 1, i),
+            Some(_) => (1, usize::MAX),
+            None => return None,
+        };
+        let at = |k: usize| prey[if k >= skip { k + 1 } else { k }];
+        let a = at(rng.gen_range(0..len));
+        let b = Some(at(rng.gen_range(0..len))).filter(|b| *b != a && full_moon);
+        Some(Command::Kill(b.map_or(Targets::one(a), |b| Targets::two(a, b))))
+    }
 }
 
 impl Bot for SensibleBot {
     fn morning(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         self.learn(v);
+        let shared = v.living_slice();
+        let mut own = if shared.is_some() { Vec::new() } else { std::mem::take(&mut self.living) };
+        let living = Self::living(v, &mut own);
         let me = v.me;
         let held = v.item();
         let spent = held.is_some_and(|h| h.item.is_activated() && !h.charged);
@@ -597,56 +666,69 @@ impl Bot for SensibleBot {
             Some(Event::Exchange) => {
                 if self.wolf_side() {
                     // The pack swaps among itself, in pairs by list order: 1st with 2nd, 3rd with 4th …
-                    let pack: Vec<PlayerId> = self.living.iter().copied().filter(|p| self.packs(*p)).collect();
-                    if let Some(i) = pack.iter().position(|p| *p == me) {
-                        if let Some(&mate) = pack.get(i ^ 1) {
+                    self.buf.clear();
+                    let packed = &self.packed;
+                    self.buf.extend(living.iter().copied().filter(|p| packed.get(p.index()).copied().unwrap_or(false)));
+                    if let Some(i) = self.buf.iter().position(|p| *p == me) {
+                        if let Some(&mate) = self.buf.get(i ^ 1) {
                             out.push(Command::Exchange(mate));
                         }
                     }
                 } else if spent {
-                    if let Some(t) = self.trusted(v) {
+                    if let Some(t) = self.trusted(v, living) {
                         out.push(Command::Exchange(t));
                     }
                 }
             }
             Some(Event::MysticLight) if spent => out.push(Command::Light),
             Some(Event::ChooseMe) if v.chosen() == Some(me) => {
-                let pair = self.trusted(v).or_else(|| {
-                    let vote = self.vote(v, rng);
+                let pair = self.trusted(v, living).or_else(|| {
+                    let vote = self.vote(v, living, rng);
                     self.buf.clear();
-                    let others = self.living.iter().copied().filter(|p| *p != me && Some(*p) != vote);
+                    let others = living.iter().copied().filter(|p| *p != me && Some(*p) != vote);
                     self.buf.extend(others);
                     pick(rng, &self.buf)
                 });
                 out.extend(pair.map(Command::Pair));
             }
             // The first living player in list order asks whether their suspect is a werewolf.
-            Some(Event::SpiritCall) if self.living.first() == Some(&me) => {
-                let about = if self.wolf_side() { self.vote(v, rng) } else { self.suspect(v, rng).map(|s| s.0) };
+            Some(Event::SpiritCall) if living.first() == Some(&me) => {
+                let about = if self.wolf_side() {
+                    self.vote(v, living, rng)
+                } else {
+                    self.suspect(v, living, rng).map(|s| s.0)
+                };
                 if let Some(p) = about {
                     out.push(Command::Ask(format!("{} — оборотень?", v.name(p))));
                 }
             }
             _ => {}
         }
+        if shared.is_none() {
+            self.living = own;
+        }
     }
 
     fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         self.learn(v);
+        let shared = v.living_slice();
+        let mut own = if shared.is_some() { Vec::new() } else { std::mem::take(&mut self.living) };
+        let living = Self::living(v, &mut own);
         let role = self.role.unwrap_or(Role::Passenger);
         let me = v.me;
         let event = v.event();
+        let held = v.item();
         let items_work = event != Some(Event::MagneticStorm);
         // On Fear no item changes the vote (R-FEAR-1): the day items wait.
         let day_items = items_work && event != Some(Event::Fear);
-        let vote = self.vote(v, rng);
+        let vote = self.vote(v, living, rng);
         if let Some(t) = vote {
             let two = matches!(event, Some(Event::Rage | Event::FogNight));
             out.push(Command::Vote(if two { Targets::two(t, t) } else { Targets::one(t) }));
             if event == Some(Event::Fear) {
                 out.push(Command::Sentence(t));
             }
-            if let Some(h) = v.item() {
+            if let Some(h) = held {
                 if h.item == Item::Megaphone && items_work {
                     out.push(Command::Megaphone(t));
                 }
@@ -661,45 +743,38 @@ impl Bot for SensibleBot {
             }
             // R-AUTH-1: from day 3 the authority takes the vote of its top suspect onto its own vote.
             if role == Role::Authority && !v.spent().authority && v.day() >= 3 {
-                if let Some((from, _)) = self.suspect(v, rng) {
+                if let Some((from, _)) = self.suspect(v, living, rng) {
                     out.push(Command::Authority { from, target: t });
                 }
             }
         }
-        if let Some(h) = v.item().filter(|h| h.item == Item::LoveNote && h.charged && day_items) {
-            if let Some(t) = self.love_target(v, vote) {
+        if let Some(h) = held.filter(|h| h.item == Item::LoveNote && h.charged && day_items) {
+            if let Some(t) = self.love_target(v, living, vote) {
                 out.push(Command::Use { item: Some(h.item), target: t });
             }
         }
         // The night.
         self.buf.clear();
-        let others = self.living.iter().copied().filter(|p| *p != me);
+        let others = living.iter().copied().filter(|p| *p != me);
         let night = match role {
-            Role::Werewolf => {
-                let packed = &self.packed;
-                let packs = |p: PlayerId| packed.get(p.index()).copied().unwrap_or(false);
-                self.buf.extend(others.filter(|p| !packs(*p) && Some(*p) != vote));
-                if self.buf.is_empty() {
-                    self.buf.extend(vote);
-                }
-                let a = pick(rng, &self.buf);
-                let b = pick(rng, &self.buf).filter(|b| Some(*b) != a && event == Some(Event::FullMoon));
-                a.map(|a| Command::Kill(b.map_or(Targets::one(a), |b| Targets::two(a, b))))
-            }
+            Role::Werewolf => self.wolf_kill(vote, event == Some(Event::FullMoon), rng),
             Role::Hamster => {
                 self.buf.extend(others);
                 pick(rng, &self.buf).map(|p| Command::Kill(Targets::one(p)))
             }
             Role::Seer => {
-                let checked = &self.checked;
-                self.buf.extend(others.filter(|p| !checked.iter().any(|c| c.0 == *p)));
+                let marks = &self.marks;
+                self.buf.extend(others.filter(|p| marks[p.index()] == 0));
                 pick(rng, &self.buf).map(Command::Check)
             }
             Role::Nurse => {
-                // Revealed or checked allies first.
-                let allies: Vec<PlayerId> = others.clone().filter(|p| self.cleared(v, *p)).collect();
-                self.buf.extend(others);
-                pick(rng, if allies.is_empty() { &self.buf } else { &allies }).map(Command::Heal)
+                // Revealed or checked allies first, else anyone but herself.
+                let marks = &self.marks;
+                self.buf.extend(others.clone().filter(|p| cleared(marks, v, *p)));
+                if self.buf.is_empty() {
+                    self.buf.extend(others);
+                }
+                pick(rng, &self.buf).map(Command::Heal)
             }
             Role::Maniac => vote
                 .or_else(|| {
@@ -715,17 +790,22 @@ impl Bot for SensibleBot {
         if let Some(c) = night {
             out.push(c);
         }
+        if shared.is_none() {
+            self.living = own;
+        }
     }
 
     fn reset(&mut self) -> bool {
-        let SensibleBot { role, pack, packed, checked, seen, living, buf, record, out } = self;
+        let SensibleBot { role, pack, packed, checked, marks, seen, living, buf, prey, record, out } = self;
         *role = None;
         pack.clear();
         packed.clear();
         checked.clear();
+        marks.clear();
         *seen = 0;
         living.clear();
         buf.clear();
+        prey.clear();
         record.clear();
         out.clear();
         true

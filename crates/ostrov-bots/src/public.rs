@@ -30,6 +30,8 @@ pub struct Public {
     /// `voters`) and what each of those votes now adds to the record.
     lynched: Vec<(PlayerId, std::ops::Range<u32>, i32)>,
     voters: Vec<PlayerId>,
+    /// The ranking's sort keys (a buffer of [`Public::gather`]).
+    keys: Vec<u64>,
 }
 
 impl Public {
@@ -59,24 +61,33 @@ impl Public {
             pl.role_public.then(|| pl.role.side())
         };
         self.revealed_wolf = self.living.iter().copied().find(|p| public_side(*p) == Some(Side::Werewolves));
-        self.ranked.clear();
-        self.ranked
-            .extend(self.living.iter().copied().filter(|p| public_side(*p).is_none_or(|s| s == Side::Werewolves)));
-        // A stable sort: list order kept within one record (no sort while every record
-        // is still in order, as on the first days).
+        // The ranking is a sort of keys, the record's opposite above the position among the
+        // living: the highest record first, list order within one record (a stable sort
+        // by record), comparing plain numbers.
         let record = &self.record;
-        if self.ranked.windows(2).any(|w| record[w[0].index()] < record[w[1].index()]) {
-            self.ranked.sort_by_key(|p| std::cmp::Reverse(record[p.index()]));
-        }
+        let keys = &mut self.keys;
+        keys.clear();
+        keys.extend(
+            self.living
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| public_side(**p).is_none_or(|s| s == Side::Werewolves))
+                .map(|(i, p)| (((i64::from(i32::MAX) - i64::from(record[p.index()])) as u64) << 32) | i as u64),
+        );
+        keys.sort_unstable();
+        let record_of = |key: u64| (i64::from(i32::MAX) - (key >> 32) as i64) as i32;
+        self.ranked.clear();
+        self.ranked.extend(keys.iter().map(|k| self.living[(*k as u32) as usize]));
         self.group_end.clear();
-        self.group_end.resize(self.ranked.len(), 0);
-        let mut end = self.ranked.len();
-        for i in (0..self.ranked.len()).rev() {
-            if i + 1 < self.ranked.len() && record[self.ranked[i].index()] != record[self.ranked[i + 1].index()] {
+        self.group_end.resize(keys.len(), 0);
+        let mut end = keys.len();
+        for i in (0..keys.len()).rev() {
+            if i + 1 < keys.len() && keys[i] >> 32 != keys[i + 1] >> 32 {
                 end = i + 1;
             }
             self.group_end[i] = end as u32;
         }
+        debug_assert!(self.ranked.iter().zip(keys.iter()).all(|(p, k)| record[p.index()] == record_of(*k)));
         self.rank.clear();
         self.rank.resize(self.record.len(), u32::MAX);
         for (i, p) in self.ranked.iter().enumerate() {

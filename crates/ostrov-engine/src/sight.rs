@@ -25,11 +25,19 @@ impl Match {
     /// alive, `p` included — in list order; for anyone else, nobody. It is what the
     /// `Pack` notice of the deal told `p`.
     pub fn pack(&self, p: PlayerId) -> Vec<PlayerId> {
+        let mut pack = Vec::new();
+        self.pack_into(p, &mut pack);
+        pack
+    }
+
+    /// [`Match::pack`] into `out`, reusing its buffer (for bots, which learn it every game).
+    pub fn pack_into(&self, p: PlayerId, out: &mut Vec<PlayerId>) {
+        out.clear();
         let st = &self.state;
         if st.player(p).role.side() != Side::Werewolves {
-            return Vec::new();
+            return;
         }
-        st.list_order.iter().copied().filter(|q| st.player(*q).role.side() == Side::Werewolves).collect()
+        out.extend(st.list_order.iter().copied().filter(|q| st.player(*q).role.side() == Side::Werewolves));
     }
 
     /// What `viewer` may see of this game now.
