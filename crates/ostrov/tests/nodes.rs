@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use ostrov_server::client::Client;
 use ostrov_store::testdb::TestDb;
 use serde_json::{json, Value};
-use support::{ok, set_clock, Node, DEADLINE, T0};
+use support::{join_all, ok, set_clock, Node, DEADLINE, T0};
 
 const PLAYERS: usize = 100;
 /// New orders a voter sends at most (a player may send 200 a day).
@@ -90,20 +90,7 @@ fn three_nodes_one_database_through_a_sigkill_and_a_deadline() {
     // Sign-ups and joins spread over the three nodes (a game created on node 2 is joined
     // on nodes 0 and 1 at once).
     let names: Vec<String> = (0..PLAYERS).map(|i| format!("Игрок{i:03}")).collect();
-    let players: Vec<(usize, Client, i64)> = thread::scope(|s| {
-        let hs: Vec<_> = (0..PLAYERS)
-            .map(|i| {
-                let (invite, name, addr) = (&invite, &names[i], addr_of(i));
-                s.spawn(move || {
-                    let mut c = Client::new(addr);
-                    let v = ok(c.post("/api/signup", json!({"name": name, "password": "password-123"})), "signup");
-                    ok(c.post(&format!("/api/invites/{invite}/join"), json!({})), "join");
-                    (i, c, v["id"].as_i64().unwrap())
-                })
-            })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect()
-    });
+    let players = join_all(&names, &invite, addr_of);
     // Every node lists the game (node 0 and 1 started before it was created).
     for i in 0..3 {
         let mut h = Client { addr: addr_of(i), ..host.clone() };

@@ -31,7 +31,7 @@ use ostrov_server::client::Client;
 use ostrov_store::testdb::TestDb;
 use ostrov_store::{Lease, PgStore};
 use serde_json::json;
-use support::{ok, set_clock, Node, DEADLINE, T0};
+use support::{join_all, ok, set_clock, Node, DEADLINE, T0};
 
 const PLAYERS: usize = 30;
 const LEASE: &[&str] = &["--lease-seconds", "1"];
@@ -208,20 +208,8 @@ fn a_games_owner_moves_on_sigkill_and_on_a_drain_and_a_paused_owner_is_fenced() 
     let game = g["id"].as_i64().unwrap();
     let invite = g["invite"].as_str().unwrap().to_string();
     let names: Vec<String> = (0..PLAYERS).map(|i| format!("Игрок{i:02}")).collect();
-    let players: Vec<(usize, Client, i64)> = thread::scope(|s| {
-        let hs: Vec<_> = (0..PLAYERS)
-            .map(|i| {
-                let (invite, name, addr) = (&invite, &names[i], addr_of(i));
-                s.spawn(move || {
-                    let mut c = Client::new(addr);
-                    let v = ok(c.post("/api/signup", json!({"name": name, "password": "password-123"})), "signup");
-                    ok(c.post(&format!("/api/invites/{invite}/join"), json!({})), "join");
-                    (i, c.keep_alive(), v["id"].as_i64().unwrap())
-                })
-            })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect()
-    });
+    let players: Vec<(usize, Client, i64)> =
+        join_all(&names, &invite, addr_of).into_iter().map(|(i, c, id)| (i, c.keep_alive(), id)).collect();
     ok(host.post(&format!("/api/games/{game}/start"), json!({})), "start");
     let l = load(players, &names, game, &addrs);
     progress(&l, 200);

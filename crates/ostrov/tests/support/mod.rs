@@ -114,6 +114,30 @@ pub fn ok(r: std::io::Result<ostrov_server::client::Reply>, what: &str) -> Value
     r.json()
 }
 
+/// One account per name (the password `password-123`) signed up and joined to the game of
+/// `invite`, all at once, player `i` on the node at `addr(i)`: (i, its client, its account id).
+pub fn join_all(
+    names: &[String],
+    invite: &str,
+    addr: impl Fn(usize) -> SocketAddr + Sync,
+) -> Vec<(usize, ostrov_server::client::Client, i64)> {
+    std::thread::scope(|s| {
+        let hs: Vec<_> = (0..names.len())
+            .map(|i| {
+                let (name, addr) = (&names[i], addr(i));
+                s.spawn(move || {
+                    let mut c = ostrov_server::client::Client::new(addr);
+                    let body = serde_json::json!({"name": name, "password": "password-123"});
+                    let v = ok(c.post("/api/signup", body), "signup");
+                    ok(c.post(&format!("/api/invites/{invite}/join"), serde_json::json!({})), "join");
+                    (i, c, v["id"].as_i64().unwrap())
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
 /// Sets the servers' clock file to `t` (written whole: a reader never sees half of it).
 pub fn set_clock(path: &Path, t: i64) {
     let tmp = path.with_extension("tmp");
