@@ -249,27 +249,14 @@ async fn insert_all(c: &mut PgConnection, batch: &[Job], seqs: &[i64]) -> std::r
     if batch.iter().any(|j| !j.ev.client_request_id.as_deref().is_none_or(storable)) {
         return Ok(false);
     }
-    let n = batch.len();
-    let (mut games, mut at, mut author, mut rid, mut kind, mut payload, mut hash, mut epoch) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    for j in batch {
-        games.push(j.game_id);
-        at.push(j.ev.at);
-        author.push(j.ev.author);
-        rid.push(j.ev.client_request_id.as_deref());
-        kind.push(j.ev.kind.as_str());
-        payload.push(j.ev.payload.to_string());
-        hash.push(j.ev.request_hash.as_deref());
-        epoch.push(j.epoch);
-    }
+    let games: Vec<i64> = batch.iter().map(|j| j.game_id).collect();
+    let at: Vec<i64> = batch.iter().map(|j| j.ev.at).collect();
+    let author: Vec<Option<i64>> = batch.iter().map(|j| j.ev.author).collect();
+    let rid: Vec<Option<&str>> = batch.iter().map(|j| j.ev.client_request_id.as_deref()).collect();
+    let kind: Vec<&str> = batch.iter().map(|j| j.ev.kind.as_str()).collect();
+    let payload: Vec<String> = batch.iter().map(|j| j.ev.payload.to_string()).collect();
+    let hash: Vec<Option<&str>> = batch.iter().map(|j| j.ev.request_hash.as_deref()).collect();
+    let epoch: Vec<Option<i64>> = batch.iter().map(|j| j.epoch).collect();
     let written = sqlx::query(QUICK_INSERT)
         .bind(&games)
         .bind(seqs)
@@ -283,7 +270,7 @@ async fn insert_all(c: &mut PgConnection, batch: &[Job], seqs: &[i64]) -> std::r
         .execute(&mut *c)
         .await?
         .rows_affected();
-    Ok(written == n as u64)
+    Ok(written == batch.len() as u64)
 }
 
 /// One append, checked against the log as it is in the transaction.
