@@ -652,8 +652,7 @@ impl SensibleBot {
 impl Bot for SensibleBot {
     fn morning(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         self.learn(v);
-        let shared = v.living_slice();
-        let mut own = if shared.is_some() { Vec::new() } else { std::mem::take(&mut self.living) };
+        let mut own = std::mem::take(&mut self.living);
         let living = Self::living(v, &mut own);
         let me = v.me;
         let held = v.item();
@@ -704,15 +703,12 @@ impl Bot for SensibleBot {
             }
             _ => {}
         }
-        if shared.is_none() {
-            self.living = own;
-        }
+        self.living = own;
     }
 
     fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         self.learn(v);
-        let shared = v.living_slice();
-        let mut own = if shared.is_some() { Vec::new() } else { std::mem::take(&mut self.living) };
+        let mut own = std::mem::take(&mut self.living);
         let living = Self::living(v, &mut own);
         let role = self.role.unwrap_or(Role::Passenger);
         let me = v.me;
@@ -790,9 +786,7 @@ impl Bot for SensibleBot {
         if let Some(c) = night {
             out.push(c);
         }
-        if shared.is_none() {
-            self.living = own;
-        }
+        self.living = own;
     }
 
     fn reset(&mut self) -> bool {
