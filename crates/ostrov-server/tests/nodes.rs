@@ -420,6 +420,54 @@ fn a_node_ahead_of_the_log_refolds_from_it() {
     assert_eq!(by, [NAMES[0], NAMES[2], NAMES[3]], "{view}");
 }
 
+/// Each node keeps the sessions it has read (a query less per request), yet a session
+/// ended on one node is refused on the other at once: a logout, "end my other sessions"
+/// and a password change each reach the node that had the session cached.
+fn a_session_ended_on_one_node_is_refused_on_the_other() {
+    let t = Two::start();
+    let refused_on_b = |c: &Client| {
+        let mut c = t.on(c, 1);
+        // The notice crosses PostgreSQL: within a second, not at the next expiry.
+        (0..100).any(|_| {
+            let gone = c.get("/api/me").unwrap().status == 401;
+            if !gone {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            gone
+        })
+    };
+    let login = |node: usize| {
+        let mut c = t.on(&t.players[0], node);
+        c.cookie = None;
+        ok(&c.post("/api/login", json!({"name": NAMES[0], "password": "пароль-для-теста"})).unwrap());
+        c
+    };
+    // A logout on node A.
+    let mut phone = login(0);
+    assert_eq!(t.on(&phone, 1).get("/api/me").unwrap().status, 200, "B reads it (and keeps it)");
+    assert_eq!(t.on(&phone, 1).get("/api/me").unwrap().status, 200);
+    ok(&phone.post("/api/logout", json!({})).unwrap());
+    assert!(refused_on_b(&phone), "a logout on A ends the session on B");
+    // "End my other sessions" on node A, asked from the laptop.
+    let (mut laptop, tablet) = (login(0), login(1));
+    assert_eq!(t.on(&tablet, 1).get("/api/me").unwrap().status, 200);
+    let ended = ok(&laptop.post("/api/me/sessions/end-others", json!({})).unwrap());
+    assert!(ended["ended"].as_u64().unwrap() >= 1, "{ended}");
+    assert!(refused_on_b(&tablet), "the tablet's session ends on B");
+    assert_eq!(t.on(&laptop, 1).get("/api/me").unwrap().status, 200, "the laptop's stays");
+    // A password change on node A.
+    let other = login(1);
+    assert_eq!(t.on(&other, 1).get("/api/me").unwrap().status, 200);
+    ok(&laptop.post("/api/me/password", json!({"old": "пароль-для-теста", "new": "пароль-для-теста"})).unwrap());
+    assert!(refused_on_b(&other), "a password change ends the other sessions on B");
+    assert_eq!(t.on(&laptop, 1).get("/api/me").unwrap().status, 200);
+}
+
+#[test]
+fn sessions_across_nodes() {
+    on_postgres(a_session_ended_on_one_node_is_refused_on_the_other);
+}
+
 #[test]
 fn node_ahead_of_the_log() {
     on_postgres(a_node_ahead_of_the_log_refolds_from_it);

@@ -31,7 +31,7 @@ impl SqliteStore {
             .create_if_missing(false)
             .busy_timeout(Duration::from_secs(5));
         let pool = SqlitePoolOptions::new().max_connections(1).connect_with(opts).await?;
-        Ok(SqliteStore { pool, writer: None, sessions: Default::default() })
+        Ok(SqliteStore { pool, writer: None, sessions: crate::sessions::SessionCache::private() })
     }
 
     /// The accounts, games and log entries the database holds (one read transaction).

@@ -35,6 +35,7 @@ mod leases;
 mod notify;
 mod pgwriter;
 mod postgres;
+mod sessions;
 mod sqlite;
 pub mod testdb;
 mod writer;

@@ -18,6 +18,7 @@ use tokio::sync::Mutex;
 
 use crate::leases::{Leases, Owner};
 use crate::pgwriter::{storable, Writer};
+use crate::sessions::{self, SessionCache};
 use crate::{
     Accounts, Appended, Change, Event, EventLog, GameResult, GameRow, NewEvent, Played, Result, SetupCount, Sighting,
     StoreError, User,
@@ -207,6 +208,13 @@ const MIGRATIONS: &[&str] = &[
      FOR EACH STATEMENT EXECUTE FUNCTION events_notify_batch()",
 ];
 
+/// Tells every node (when the transaction commits) that sessions of account `user` were
+/// deleted: each drops them from its cache (see the `sessions` module).
+async fn announce_sessions_ended(tx: &mut PgConnection, user: i64) -> Result<()> {
+    sqlx::query("SELECT pg_notify($1, $2)").bind(sessions::CHANNEL).bind(user.to_string()).execute(tx).await?;
+    Ok(())
+}
+
 /// PostgreSQL implementation of [`Store`](crate::Store).
 #[derive(Clone)]
 pub struct PgStore {
@@ -217,6 +225,9 @@ pub struct PgStore {
     leases: Arc<Leases>,
     /// The session that holds (or keeps trying for) the scheduler lease, and whether it holds it.
     lease: Arc<Mutex<Option<(PgConnection, bool)>>>,
+    /// Sessions already read, used while this node hears the other nodes' deletions
+    /// (see the `sessions` module; the listener of [`PgStore::changes`](crate::EventLog::changes)).
+    sessions: SessionCache,
 }
 
 impl PgStore {
@@ -230,7 +241,14 @@ impl PgStore {
             PgPoolOptions::new().max_connections(16).test_before_acquire(false).connect_with(options.clone()).await?;
         let leases = Arc::new(Leases::default());
         let writer = Writer::start(pool.clone(), leases.clone());
-        let store = PgStore { pool, options: Arc::new(options), writer, leases, lease: Arc::default() };
+        let store = PgStore {
+            pool,
+            options: Arc::new(options),
+            writer,
+            leases,
+            lease: Arc::default(),
+            sessions: SessionCache::shared(),
+        };
         store.migrate().await?;
         Ok(store)
     }
@@ -390,12 +408,14 @@ impl Accounts for PgStore {
     }
 
     async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> Result<()> {
+        let ticket = self.sessions.ticket();
         sqlx::query("INSERT INTO sessions (token, user_id, expires_at) VALUES ($1, $2, $3)")
             .bind(token)
             .bind(user_id)
             .bind(expires_at)
             .execute(&self.pool)
             .await?;
+        self.sessions.remember(ticket, token, user_id, expires_at);
         Ok(())
     }
 
@@ -403,16 +423,33 @@ impl Accounts for PgStore {
         if !storable(token) {
             return Ok(None);
         }
-        let r: Option<i64> = sqlx::query_scalar("SELECT user_id FROM sessions WHERE token = $1 AND expires_at > $2")
-            .bind(token)
-            .bind(now)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(r)
+        if let Some(user) = self.sessions.get(token, now) {
+            return Ok(user);
+        }
+        let ticket = self.sessions.ticket();
+        let r: Option<(i64, i64)> =
+            sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token = $1 AND expires_at > $2")
+                .bind(token)
+                .bind(now)
+                .fetch_optional(&self.pool)
+                .await?;
+        if let Some((user, expires_at)) = r {
+            self.sessions.remember(ticket, token, user, expires_at);
+        }
+        Ok(r.map(|(user, _)| user))
     }
 
     async fn delete_session(&self, token: &str) -> Result<()> {
-        sqlx::query("DELETE FROM sessions WHERE token = $1").bind(token).execute(&self.pool).await?;
+        // Deleted and announced in one statement (the notice goes out when it commits).
+        sqlx::query(&format!(
+            "WITH ended AS (DELETE FROM sessions WHERE token = $1 RETURNING user_id)
+             SELECT pg_notify('{}', user_id::text) FROM ended",
+            sessions::CHANNEL
+        ))
+        .bind(token)
+        .execute(&self.pool)
+        .await?;
+        self.sessions.forget_token(token);
         Ok(())
     }
 
@@ -432,7 +469,9 @@ impl Accounts for PgStore {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        announce_sessions_ended(&mut tx, id).await?;
         tx.commit().await?;
+        self.sessions.forget_user(id, Some(keep));
         Ok(ended)
     }
 
@@ -440,12 +479,16 @@ impl Accounts for PgStore {
         if !storable(keep) {
             return Err(StoreError::Db("a token with a NUL character".into()));
         }
+        let mut tx = self.pool.begin().await?;
         let ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token <> $2")
             .bind(id)
             .bind(keep)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?
             .rows_affected();
+        announce_sessions_ended(&mut tx, id).await?;
+        tx.commit().await?;
+        self.sessions.forget_user(id, Some(keep));
         Ok(ended)
     }
 }
@@ -733,6 +776,7 @@ impl EventLog for PgStore {
     fn changes(&self) -> Option<tokio::sync::mpsc::Receiver<Change>> {
         let (tx, rx) = tokio::sync::mpsc::channel(1024);
         let pool = self.pool.clone();
+        let sessions = self.sessions.clone();
         tokio::spawn(async move {
             // A lost connection (or a full queue) may have dropped announcements: the
             // receiver is told `Missed` and catches up from the log.
@@ -744,24 +788,35 @@ impl EventLog for PgStore {
                         continue;
                     }
                 };
-                if listener.listen(CHANNEL).await.is_err() {
+                if listener.listen_all([CHANNEL, sessions::CHANNEL]).await.is_err() {
                     continue;
                 }
+                // Sessions ended while nobody listened are forgotten with the whole cache.
+                sessions.listening(true);
                 if tx.send(Change::Missed).await.is_err() {
+                    sessions.listening(false);
                     return;
                 }
                 // `None` or an error: the connection is lost; listen again.
                 while let Ok(Some(n)) = listener.try_recv().await {
+                    if n.channel() == sessions::CHANNEL {
+                        sessions.heard(n.payload());
+                        continue;
+                    }
                     let Some(c) = change_of(n.payload()) else { continue };
                     match tx.try_send(c) {
                         Ok(()) => {}
                         Err(tokio::sync::mpsc::error::TrySendError::Full(_)) => {
                             if tx.send(Change::Missed).await.is_err() {
-                                return;
+                                break;
                             }
                         }
-                        Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => return,
+                        Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => break,
                     }
+                }
+                sessions.listening(false);
+                if tx.is_closed() {
+                    return;
                 }
             }
         });

@@ -7,6 +7,7 @@ use std::str::FromStr;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
 
+use crate::sessions::SessionCache;
 use crate::{
     forms_of, forms_text, writer, Accounts, Appended, Event, EventLog, GameResult, GameRow, NewEvent, Played, Result,
     SetupCount, Sighting, StoreError, User,
@@ -149,15 +150,10 @@ pub struct SqliteStore {
     pub(crate) pool: SqlitePool,
     /// None for a database opened read-only: every append is refused.
     pub(crate) writer: Option<writer::Writer>,
-    /// Sessions already read, by token: `(user, expires_at)`. Every API request checks
-    /// its session, so this saves a query per request. The database stays the truth: a
-    /// token is cached only once read from (or written to) it, and removed with it. Only
-    /// this process writes the file, so nothing else can end a session behind the cache.
-    pub(crate) sessions: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, (i64, i64)>>>,
+    /// Sessions already read (see the `sessions` module). Only this process writes the
+    /// file, so nothing else can end a session behind the cache.
+    pub(crate) sessions: SessionCache,
 }
-
-/// At most this many sessions are cached; past it the cache starts again empty.
-const SESSION_CACHE: usize = 100_000;
 
 impl SqliteStore {
     /// Open (creating if missing) the database at `path` and migrate it.
@@ -183,7 +179,7 @@ impl SqliteStore {
             .connect_with(opts.clone())
             .await?;
         let writer = Some(writer::Writer::start(&opts, memory)?);
-        let store = SqliteStore { pool, writer, sessions: Default::default() };
+        let store = SqliteStore { pool, writer, sessions: SessionCache::private() };
         store.migrate().await?;
         if !memory {
             store.probe_write(path).await?;
@@ -202,21 +198,6 @@ impl SqliteStore {
                 "в базу данных нельзя записывать (файл или его папка только для чтения?): {path}: {e}"
             ))
         })
-    }
-
-    fn remember_session(&self, token: &str, user: i64, expires_at: i64) {
-        let mut cache = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= SESSION_CACHE {
-            cache.clear();
-        }
-        cache.insert(token.to_string(), (user, expires_at));
-    }
-
-    /// Drops the cached sessions of account `user` but `keep` (after they were deleted from
-    /// the file), so that the next request of one reads the file and finds it gone.
-    fn forget_sessions(&self, user: i64, keep: &str) {
-        let mut cache = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        cache.retain(|token, (u, _)| *u != user || token == keep);
     }
 
     async fn migrate(&self) -> Result<()> {
@@ -368,21 +349,22 @@ impl Accounts for SqliteStore {
     }
 
     async fn create_session(&self, token: &str, user_id: i64, expires_at: i64) -> Result<()> {
+        let ticket = self.sessions.ticket();
         sqlx::query("INSERT INTO sessions (token, user_id, expires_at) VALUES (?, ?, ?)")
             .bind(token)
             .bind(user_id)
             .bind(expires_at)
             .execute(&self.pool)
             .await?;
-        self.remember_session(token, user_id, expires_at);
+        self.sessions.remember(ticket, token, user_id, expires_at);
         Ok(())
     }
 
     async fn session_user(&self, token: &str, now: i64) -> Result<Option<i64>> {
-        let cached = self.sessions.lock().unwrap_or_else(|e| e.into_inner()).get(token).copied();
-        if let Some((user, expires_at)) = cached {
-            return Ok((expires_at > now).then_some(user));
+        if let Some(user) = self.sessions.get(token, now) {
+            return Ok(user);
         }
+        let ticket = self.sessions.ticket();
         let r: Option<(i64, i64)> =
             sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token = ? AND expires_at > ?")
                 .bind(token)
@@ -390,14 +372,14 @@ impl Accounts for SqliteStore {
                 .fetch_optional(&self.pool)
                 .await?;
         if let Some((user, expires_at)) = r {
-            self.remember_session(token, user, expires_at);
+            self.sessions.remember(ticket, token, user, expires_at);
         }
         Ok(r.map(|(user, _)| user))
     }
 
     async fn delete_session(&self, token: &str) -> Result<()> {
         sqlx::query("DELETE FROM sessions WHERE token = ?").bind(token).execute(&self.pool).await?;
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner()).remove(token);
+        self.sessions.forget_token(token);
         Ok(())
     }
 
@@ -415,7 +397,7 @@ impl Accounts for SqliteStore {
             .await?
             .rows_affected();
         tx.commit().await?;
-        self.forget_sessions(id, keep);
+        self.sessions.forget_user(id, Some(keep));
         Ok(ended)
     }
 
@@ -426,7 +408,7 @@ impl Accounts for SqliteStore {
             .execute(&self.pool)
             .await?
             .rows_affected();
-        self.forget_sessions(id, keep);
+        self.sessions.forget_user(id, Some(keep));
         Ok(ended)
     }
 }

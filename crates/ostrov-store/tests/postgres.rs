@@ -176,3 +176,53 @@ async fn another_node_hears_every_append_and_one_node_holds_the_lease() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 }
+
+/// Sessions are cached on each node (a query less per request), and a session one node
+/// ends is ended on the others as soon as its notice arrives: a logout, a password change
+/// and "end my other sessions" each reach a node that had the session cached.
+#[tokio::test]
+async fn a_session_ended_on_one_node_is_ended_on_every_node() {
+    let Some(db) = TestDb::create("sessions") else { return };
+    let (a, b) = (PgStore::open(&db.url).await.unwrap(), PgStore::open(&db.url).await.unwrap());
+    let mut heard = b.changes().expect("a shared store listens");
+    assert_eq!(heard.recv().await, Some(Change::Missed), "b listens");
+    let u = a.create_user("Аня", "АНЯ", "hash", 0).await.unwrap();
+    for t in ["logout", "phone", "laptop", "kept"] {
+        a.create_session(t, u, 1_000).await.unwrap();
+    }
+    // b reads each once, then answers from memory: the rows are gone behind its back
+    // (deleted as no node would, without a notice), and b still knows them.
+    for t in ["logout", "phone", "laptop", "kept"] {
+        assert_eq!(b.session_user(t, 10).await.unwrap(), Some(u));
+    }
+    sqlx::query("DELETE FROM sessions WHERE token = 'phone'").execute(a.pool()).await.unwrap();
+    assert_eq!(b.session_user("phone", 10).await.unwrap(), Some(u), "cached on b");
+    assert_eq!(a.session_user("phone", 10).await.unwrap(), None, "a does not listen: it reads the table");
+    assert_eq!(b.session_user("kept", 1_000).await.unwrap(), None, "expired, cached or not");
+
+    // Each way of ending sessions on a reaches b.
+    let gone = |token: &'static str| {
+        let b = b.clone();
+        async move {
+            for _ in 0..200 {
+                if b.session_user(token, 10).await.unwrap().is_none() {
+                    return true;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            false
+        }
+    };
+    a.delete_session("logout").await.unwrap();
+    assert!(gone("logout").await, "a logout on a ends the session on b");
+    a.create_session("laptop-2", u, 1_000).await.unwrap();
+    assert_eq!(b.session_user("laptop-2", 10).await.unwrap(), Some(u));
+    assert_eq!(a.end_other_sessions(u, "kept").await.unwrap(), 2, "laptop and laptop-2");
+    assert!(gone("laptop").await && gone("laptop-2").await && gone("phone").await, "ended on b");
+    assert_eq!(b.session_user("kept", 10).await.unwrap(), Some(u), "the one that asked is kept");
+    a.create_session("other", u, 1_000).await.unwrap();
+    assert_eq!(b.session_user("other", 10).await.unwrap(), Some(u));
+    assert_eq!(a.set_password(u, "new-hash", "kept").await.unwrap(), 1);
+    assert!(gone("other").await, "a password change ends the other sessions on b");
+    assert_eq!(b.session_user("kept", 10).await.unwrap(), Some(u));
+}
