@@ -408,7 +408,7 @@ pub struct SensibleBot {
     /// `checked` by player index: [`CLEAR`] if a check found the player not a werewolf,
     /// [`WOLF`] if one found a werewolf (both, if the player turned between two checks).
     marks: Vec<u8>,
-    /// Notices read so far.
+    /// Notices read so far (the seer's: only the seer reads its notices each round).
     seen: usize,
     /// The living players, when the driver did not gather them (see [`View::living_slice`]).
     living: Vec<PlayerId>,
@@ -438,19 +438,24 @@ impl SensibleBot {
     /// Reads what the player learnt since the last round. The living players are not
     /// copied: each round takes them from the view ([`SensibleBot::living`]).
     fn learn(&mut self, v: &View) {
-        if self.role.is_none() {
-            v.pack_into(&mut self.pack);
-            self.packed.clear();
-            self.packed.resize(v.player_count(), false);
-            for p in &self.pack {
-                self.packed[p.index()] = true;
+        match self.role {
+            None => {
+                v.pack_into(&mut self.pack);
+                self.packed.clear();
+                self.packed.resize(v.player_count(), false);
+                for p in &self.pack {
+                    self.packed[p.index()] = true;
+                }
+                self.marks.clear();
+                self.marks.resize(v.player_count(), 0);
+                self.role = Some(v.role());
             }
-            self.marks.clear();
-            self.marks.resize(v.player_count(), 0);
+            // Only a halfblood's role changes: it turns into a werewolf (R-HALF-1).
+            Some(Role::Halfblood) => self.role = Some(v.role()),
+            Some(_) => {}
         }
-        self.role = Some(v.role());
         // Only the seer is told check results (the engine's step 16): nobody else reads
-        // every notice of the table again each round.
+        // every notice of the table again each round, nor keeps a cursor in them.
         if self.role == Some(Role::Seer) {
             for k in v.notices_since(self.seen) {
                 if let NoticeKind::Check { target, result } = k {
@@ -459,8 +464,8 @@ impl SensibleBot {
                     self.marks[target.index()] |= if wolf { WOLF } else { CLEAR };
                 }
             }
+            self.seen = v.notice_count();
         }
-        self.seen = v.notice_count();
     }
 
     /// The living players in list order: the driver's, shared by every bot of the day,
