@@ -217,7 +217,7 @@ fn a_reset_bot_plays_like_a_new_one() {
         // game: a worker keeps its bots from chunk to chunk (how many workers start a set
         // depends on the threads).
         let made = made.load(Ordering::Relaxed);
-        assert!(made % 15 == 0 && (15..=2000u64.div_ceil(32) * 15).contains(&made), "{made} bots made");
+        assert!(made.is_multiple_of(15) && (15..=2000u64.div_ceil(32) * 15).contains(&made), "{made} bots made");
         let fresh = simulate_bots(&cfg, &move || Box::new(Fresh(bots.make())), &|_| {});
         assert_eq!(format!("{reused:?}"), format!("{fresh:?}"), "{bots:?}");
     }
