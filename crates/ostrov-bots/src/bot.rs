@@ -584,6 +584,62 @@ impl SensibleBot {
         None
     }
 
+    /// Exchange: the pack swaps among itself, in pairs by list order (1st with 2nd, 3rd
+    /// with 4th …); a civilian with a spent item swaps with someone they trust.
+    fn exchange(&mut self, v: &View, spent: bool, out: &mut Vec<Command>) {
+        self.learn(v);
+        let mut own = std::mem::take(&mut self.living);
+        let living = Self::living(v, &mut own);
+        let me = v.me;
+        if self.wolf_side() {
+            self.buf.clear();
+            let packed = &self.packed;
+            self.buf.extend(living.iter().copied().filter(|p| packed.get(p.index()).copied().unwrap_or(false)));
+            if let Some(i) = self.buf.iter().position(|p| *p == me) {
+                if let Some(&mate) = self.buf.get(i ^ 1) {
+                    out.push(Command::Exchange(mate));
+                }
+            }
+        } else if spent {
+            if let Some(t) = self.trusted(v, living) {
+                out.push(Command::Exchange(t));
+            }
+        }
+        self.living = own;
+    }
+
+    /// Choose me!: the chosen pairs with someone they trust, else with anyone but their
+    /// vote target.
+    fn pair(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
+        self.learn(v);
+        let mut own = std::mem::take(&mut self.living);
+        let living = Self::living(v, &mut own);
+        let me = v.me;
+        let pair = self.trusted(v, living).or_else(|| {
+            let vote = self.vote(v, living, rng);
+            self.buf.clear();
+            let others = living.iter().copied().filter(|p| *p != me && Some(*p) != vote);
+            self.buf.extend(others);
+            pick(rng, &self.buf)
+        });
+        out.extend(pair.map(Command::Pair));
+        self.living = own;
+    }
+
+    /// Spirit call: the question whether my suspect (for the werewolf side, the pack's
+    /// vote target) is a werewolf.
+    fn ask(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
+        self.learn(v);
+        let mut own = std::mem::take(&mut self.living);
+        let living = Self::living(v, &mut own);
+        let about =
+            if self.wolf_side() { self.vote(v, living, rng) } else { self.suspect(v, living, rng).map(|s| s.0) };
+        if let Some(p) = about {
+            out.push(Command::Ask(format!("{} — оборотень?", v.name(p))));
+        }
+        self.living = own;
+    }
+
     /// The day's vote: the pack's common target for werewolves; a civilian's known
     /// (checked) werewolf, else the most suspected player.
     fn vote(&mut self, v: &View, living: &[PlayerId], rng: &mut ChaCha8Rng) -> Option<PlayerId> {
@@ -656,59 +712,23 @@ impl SensibleBot {
 
 impl Bot for SensibleBot {
     fn morning(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
-        self.learn(v);
-        let mut own = std::mem::take(&mut self.living);
-        let living = Self::living(v, &mut own);
         let me = v.me;
         let held = v.item();
         let spent = held.is_some_and(|h| h.item.is_activated() && !h.charged);
+        // Only a few players act before 13:00; the rest of the table reads nothing now
+        // (the afternoon round learns what they were told).
         match v.event() {
             // Something to fix: no item, a harmful one, or a spent one.
             Some(Event::Bunker) if held.is_none_or(|h| h.item.is_harmful() || !h.charged) => {
                 out.push(Command::Bunker { item: None })
             }
-            Some(Event::Exchange) => {
-                if self.wolf_side() {
-                    // The pack swaps among itself, in pairs by list order: 1st with 2nd, 3rd with 4th …
-                    self.buf.clear();
-                    let packed = &self.packed;
-                    self.buf.extend(living.iter().copied().filter(|p| packed.get(p.index()).copied().unwrap_or(false)));
-                    if let Some(i) = self.buf.iter().position(|p| *p == me) {
-                        if let Some(&mate) = self.buf.get(i ^ 1) {
-                            out.push(Command::Exchange(mate));
-                        }
-                    }
-                } else if spent {
-                    if let Some(t) = self.trusted(v, living) {
-                        out.push(Command::Exchange(t));
-                    }
-                }
-            }
+            Some(Event::Exchange) => self.exchange(v, spent, out),
             Some(Event::MysticLight) if spent => out.push(Command::Light),
-            Some(Event::ChooseMe) if v.chosen() == Some(me) => {
-                let pair = self.trusted(v, living).or_else(|| {
-                    let vote = self.vote(v, living, rng);
-                    self.buf.clear();
-                    let others = living.iter().copied().filter(|p| *p != me && Some(*p) != vote);
-                    self.buf.extend(others);
-                    pick(rng, &self.buf)
-                });
-                out.extend(pair.map(Command::Pair));
-            }
+            Some(Event::ChooseMe) if v.chosen() == Some(me) => self.pair(v, rng, out),
             // The first living player in list order asks whether their suspect is a werewolf.
-            Some(Event::SpiritCall) if living.first() == Some(&me) => {
-                let about = if self.wolf_side() {
-                    self.vote(v, living, rng)
-                } else {
-                    self.suspect(v, living, rng).map(|s| s.0)
-                };
-                if let Some(p) = about {
-                    out.push(Command::Ask(format!("{} — оборотень?", v.name(p))));
-                }
-            }
+            Some(Event::SpiritCall) if v.living().next() == Some(me) => self.ask(v, rng, out),
             _ => {}
         }
-        self.living = own;
     }
 
     fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
