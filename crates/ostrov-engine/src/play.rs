@@ -468,8 +468,9 @@ impl Match {
         if !today.tie_breaks.is_empty() {
             today.record.unused_fixes.push("tie_break");
         }
-        let mut record = std::mem::replace(&mut today.record, self.pool.pop().unwrap_or_default());
-        record.log = std::mem::take(&mut today.log.entries);
+        let t = &mut *today;
+        let record = &mut t.record;
+        record.log = std::mem::take(&mut t.log.entries);
         record.winner = self.state.winner;
         record.next_event = if over { None } else { self.state.next_event };
         if self.detail {
@@ -490,7 +491,10 @@ impl Match {
                 })
                 .collect();
         }
-        self.days.push(record);
+        // The record goes to the days, and the day's buffer becomes a pooled record (its
+        // buffers kept): swapped in place rather than moved through the stack.
+        self.days.push(self.pool.pop().unwrap_or_default());
+        std::mem::swap(self.days.last_mut().expect("just pushed"), &mut today.record);
         self.spare = Some(today);
         Ok(self.days.last().expect("just pushed"))
     }
