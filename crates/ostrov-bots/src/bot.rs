@@ -401,7 +401,7 @@ impl Bot for RandomBot {
 pub struct SensibleBot {
     role: Option<Role>,
     pack: Vec<PlayerId>,
-    /// `pack`, by player index.
+    /// `pack`, by player index (empty when I have no pack).
     packed: Vec<bool>,
     /// Checked players and the result (true: werewolf).
     checked: Vec<(PlayerId, bool)>,
@@ -441,10 +441,13 @@ impl SensibleBot {
         match self.role {
             None => {
                 v.pack_into(&mut self.pack);
+                // Only a pack's member has a bitmap: an empty one says "not in my pack" of anyone.
                 self.packed.clear();
-                self.packed.resize(v.player_count(), false);
-                for p in &self.pack {
-                    self.packed[p.index()] = true;
+                if !self.pack.is_empty() {
+                    self.packed.resize(v.player_count(), false);
+                    for p in &self.pack {
+                        self.packed[p.index()] = true;
+                    }
                 }
                 self.marks.clear();
                 self.marks.resize(v.player_count(), 0);
@@ -650,7 +653,8 @@ impl SensibleBot {
             let packed = &self.packed;
             let prey = |p: &PlayerId| !packed.get(p.index()).copied().unwrap_or(false) && *p != me;
             self.prey.clear();
-            self.prey.extend(living.iter().copied().filter(prey));
+            self.prey.extend_from_slice(living);
+            self.prey.retain(prey);
             let n = self.prey.len();
             let first = self.pack.iter().find(|p| v.alive(**p)).map_or(0, |p| p.index());
             let day = v.day() as usize;
