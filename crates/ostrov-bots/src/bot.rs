@@ -401,14 +401,14 @@ impl Bot for RandomBot {
 pub struct SensibleBot {
     role: Option<Role>,
     pack: Vec<PlayerId>,
-    /// `pack`, by player index.
+    /// `pack`, by player index (empty when I have no pack).
     packed: Vec<bool>,
     /// Checked players and the result (true: werewolf).
     checked: Vec<(PlayerId, bool)>,
     /// `checked` by player index: [`CLEAR`] if a check found the player not a werewolf,
     /// [`WOLF`] if one found a werewolf (both, if the player turned between two checks).
     marks: Vec<u8>,
-    /// Notices read so far.
+    /// Notices read so far (the seer's: only the seer reads its notices each round).
     seen: usize,
     /// The living players, when the driver did not gather them (see [`View::living_slice`]).
     living: Vec<PlayerId>,
@@ -438,19 +438,27 @@ impl SensibleBot {
     /// Reads what the player learnt since the last round. The living players are not
     /// copied: each round takes them from the view ([`SensibleBot::living`]).
     fn learn(&mut self, v: &View) {
-        if self.role.is_none() {
-            v.pack_into(&mut self.pack);
-            self.packed.clear();
-            self.packed.resize(v.player_count(), false);
-            for p in &self.pack {
-                self.packed[p.index()] = true;
+        match self.role {
+            None => {
+                v.pack_into(&mut self.pack);
+                // Only a pack's member has a bitmap: an empty one says "not in my pack" of anyone.
+                self.packed.clear();
+                if !self.pack.is_empty() {
+                    self.packed.resize(v.player_count(), false);
+                    for p in &self.pack {
+                        self.packed[p.index()] = true;
+                    }
+                }
+                self.marks.clear();
+                self.marks.resize(v.player_count(), 0);
+                self.role = Some(v.role());
             }
-            self.marks.clear();
-            self.marks.resize(v.player_count(), 0);
+            // Only a halfblood's role changes: it turns into a werewolf (R-HALF-1).
+            Some(Role::Halfblood) => self.role = Some(v.role()),
+            Some(_) => {}
         }
-        self.role = Some(v.role());
         // Only the seer is told check results (the engine's step 16): nobody else reads
-        // every notice of the table again each round.
+        // every notice of the table again each round, nor keeps a cursor in them.
         if self.role == Some(Role::Seer) {
             for k in v.notices_since(self.seen) {
                 if let NoticeKind::Check { target, result } = k {
@@ -459,8 +467,8 @@ impl SensibleBot {
                     self.marks[target.index()] |= if wolf { WOLF } else { CLEAR };
                 }
             }
+            self.seen = v.notice_count();
         }
-        self.seen = v.notice_count();
     }
 
     /// The living players in list order: the driver's, shared by every bot of the day,
@@ -579,6 +587,62 @@ impl SensibleBot {
         None
     }
 
+    /// Exchange: the pack swaps among itself, in pairs by list order (1st with 2nd, 3rd
+    /// with 4th …); a civilian with a spent item swaps with someone they trust.
+    fn exchange(&mut self, v: &View, spent: bool, out: &mut Vec<Command>) {
+        self.learn(v);
+        let mut own = std::mem::take(&mut self.living);
+        let living = Self::living(v, &mut own);
+        let me = v.me;
+        if self.wolf_side() {
+            self.buf.clear();
+            let packed = &self.packed;
+            self.buf.extend(living.iter().copied().filter(|p| packed.get(p.index()).copied().unwrap_or(false)));
+            if let Some(i) = self.buf.iter().position(|p| *p == me) {
+                if let Some(&mate) = self.buf.get(i ^ 1) {
+                    out.push(Command::Exchange(mate));
+                }
+            }
+        } else if spent {
+            if let Some(t) = self.trusted(v, living) {
+                out.push(Command::Exchange(t));
+            }
+        }
+        self.living = own;
+    }
+
+    /// Choose me!: the chosen pairs with someone they trust, else with anyone but their
+    /// vote target.
+    fn pair(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
+        self.learn(v);
+        let mut own = std::mem::take(&mut self.living);
+        let living = Self::living(v, &mut own);
+        let me = v.me;
+        let pair = self.trusted(v, living).or_else(|| {
+            let vote = self.vote(v, living, rng);
+            self.buf.clear();
+            let others = living.iter().copied().filter(|p| *p != me && Some(*p) != vote);
+            self.buf.extend(others);
+            pick(rng, &self.buf)
+        });
+        out.extend(pair.map(Command::Pair));
+        self.living = own;
+    }
+
+    /// Spirit call: the question whether my suspect (for the werewolf side, the pack's
+    /// vote target) is a werewolf.
+    fn ask(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
+        self.learn(v);
+        let mut own = std::mem::take(&mut self.living);
+        let living = Self::living(v, &mut own);
+        let about =
+            if self.wolf_side() { self.vote(v, living, rng) } else { self.suspect(v, living, rng).map(|s| s.0) };
+        if let Some(p) = about {
+            out.push(Command::Ask(format!("{} — оборотень?", v.name(p))));
+        }
+        self.living = own;
+    }
+
     /// The day's vote: the pack's common target for werewolves; a civilian's known
     /// (checked) werewolf, else the most suspected player.
     fn vote(&mut self, v: &View, living: &[PlayerId], rng: &mut ChaCha8Rng) -> Option<PlayerId> {
@@ -589,7 +653,8 @@ impl SensibleBot {
             let packed = &self.packed;
             let prey = |p: &PlayerId| !packed.get(p.index()).copied().unwrap_or(false) && *p != me;
             self.prey.clear();
-            self.prey.extend(living.iter().copied().filter(prey));
+            self.prey.extend_from_slice(living);
+            self.prey.retain(prey);
             let n = self.prey.len();
             let first = self.pack.iter().find(|p| v.alive(**p)).map_or(0, |p| p.index());
             let day = v.day() as usize;
@@ -651,59 +716,23 @@ impl SensibleBot {
 
 impl Bot for SensibleBot {
     fn morning(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
-        self.learn(v);
-        let mut own = std::mem::take(&mut self.living);
-        let living = Self::living(v, &mut own);
         let me = v.me;
         let held = v.item();
         let spent = held.is_some_and(|h| h.item.is_activated() && !h.charged);
+        // Only a few players act before 13:00; the rest of the table reads nothing now
+        // (the afternoon round learns what they were told).
         match v.event() {
             // Something to fix: no item, a harmful one, or a spent one.
             Some(Event::Bunker) if held.is_none_or(|h| h.item.is_harmful() || !h.charged) => {
                 out.push(Command::Bunker { item: None })
             }
-            Some(Event::Exchange) => {
-                if self.wolf_side() {
-                    // The pack swaps among itself, in pairs by list order: 1st with 2nd, 3rd with 4th …
-                    self.buf.clear();
-                    let packed = &self.packed;
-                    self.buf.extend(living.iter().copied().filter(|p| packed.get(p.index()).copied().unwrap_or(false)));
-                    if let Some(i) = self.buf.iter().position(|p| *p == me) {
-                        if let Some(&mate) = self.buf.get(i ^ 1) {
-                            out.push(Command::Exchange(mate));
-                        }
-                    }
-                } else if spent {
-                    if let Some(t) = self.trusted(v, living) {
-                        out.push(Command::Exchange(t));
-                    }
-                }
-            }
+            Some(Event::Exchange) => self.exchange(v, spent, out),
             Some(Event::MysticLight) if spent => out.push(Command::Light),
-            Some(Event::ChooseMe) if v.chosen() == Some(me) => {
-                let pair = self.trusted(v, living).or_else(|| {
-                    let vote = self.vote(v, living, rng);
-                    self.buf.clear();
-                    let others = living.iter().copied().filter(|p| *p != me && Some(*p) != vote);
-                    self.buf.extend(others);
-                    pick(rng, &self.buf)
-                });
-                out.extend(pair.map(Command::Pair));
-            }
+            Some(Event::ChooseMe) if v.chosen() == Some(me) => self.pair(v, rng, out),
             // The first living player in list order asks whether their suspect is a werewolf.
-            Some(Event::SpiritCall) if living.first() == Some(&me) => {
-                let about = if self.wolf_side() {
-                    self.vote(v, living, rng)
-                } else {
-                    self.suspect(v, living, rng).map(|s| s.0)
-                };
-                if let Some(p) = about {
-                    out.push(Command::Ask(format!("{} — оборотень?", v.name(p))));
-                }
-            }
+            Some(Event::SpiritCall) if v.living().next() == Some(me) => self.ask(v, rng, out),
             _ => {}
         }
-        self.living = own;
     }
 
     fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {

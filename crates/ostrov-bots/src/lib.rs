@@ -6,7 +6,7 @@
 //!
 //! ## The driver
 //!
-//! [`simulate`] plays games in parallel (chunks of 128 games, each game seeded from the
+//! [`simulate`] plays games in parallel (chunks of 32 games, each game seeded from the
 //! base seed and its index, so results do not depend on the thread count). A game day:
 //!
 //! 1. [`Match::open_day`](ostrov_engine::Match::open_day): the event, Tsunami, the

@@ -49,35 +49,42 @@ impl Public {
     /// [`Public::clear`] is called first.
     pub fn gather(&mut self, m: &Match) {
         let st = m.state();
-        st.living_into(&mut self.living);
         self.keep_record(m);
         debug_assert!({
             let mut full = Vec::new();
             voting_record(m, &mut full);
             full == self.record
         });
-        let public_side = |p: PlayerId| {
-            let pl = st.player(p);
-            pl.role_public.then(|| pl.role.side())
-        };
-        self.revealed_wolf = self.living.iter().copied().find(|p| public_side(*p) == Some(Side::Werewolves));
-        // The ranking is a sort of keys, the record's opposite above the position among the
-        // living: the highest record first, list order within one record (a stable sort
-        // by record), comparing plain numbers.
-        let record = &self.record;
-        let keys = &mut self.keys;
+        // One pass over the seats in list order: the living; the first of them the
+        // newspaper revealed as a werewolf's side; and the ranking's sort keys, the
+        // record's opposite above the position among the living (the highest record
+        // first, list order within one record: a stable sort by record, comparing plain
+        // numbers), for the living not revealed on another side.
+        let (players, record) = (st.players(), &self.record);
+        let (living, keys) = (&mut self.living, &mut self.keys);
+        living.clear();
         keys.clear();
-        keys.extend(
-            self.living
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| public_side(**p).is_none_or(|s| s == Side::Werewolves))
-                .map(|(i, p)| (((i64::from(i32::MAX) - i64::from(record[p.index()])) as u64) << 32) | i as u64),
-        );
+        self.revealed_wolf = None;
+        for &p in st.list_order() {
+            let pl = &players[p.index()];
+            if !pl.alive {
+                continue;
+            }
+            let i = living.len() as u64;
+            living.push(p);
+            if pl.role_public {
+                if pl.role.side() != Side::Werewolves {
+                    continue;
+                }
+                self.revealed_wolf = self.revealed_wolf.or(Some(p));
+            }
+            keys.push((((i64::from(i32::MAX) - i64::from(record[p.index()])) as u64) << 32) | i);
+        }
+        debug_assert!(living.iter().copied().eq(st.living()));
         keys.sort_unstable();
         let record_of = |key: u64| (i64::from(i32::MAX) - (key >> 32) as i64) as i32;
         self.ranked.clear();
-        self.ranked.extend(keys.iter().map(|k| self.living[(*k as u32) as usize]));
+        self.ranked.extend(keys.iter().map(|k| living[(*k as u32) as usize]));
         self.group_end.clear();
         self.group_end.resize(keys.len(), 0);
         let mut end = keys.len();

@@ -85,10 +85,8 @@ impl Resolution<'_> {
         let mut pack: Option<(u32, PlayerId, Targets)> = None;
         // The players who sent a night order (a few of the seats), taken in list order.
         let mut senders = std::mem::take(&mut night.senders);
-        senders.extend(
-            self.day.sent.iter().enumerate().filter(|(_, s)| s.night.is_some()).map(|(i, _)| PlayerId(i as u16)),
-        );
-        self.st.sort_by_list(&mut senders);
+        let sent = &self.day.sent;
+        senders.extend(self.st.list_order.iter().copied().filter(|p| sent[p.index()].night.is_some()));
         for &p in &senders {
             let Some((order, seq)) = self.day.sent[p.index()].night else { continue };
             let pl = self.st.player(p);

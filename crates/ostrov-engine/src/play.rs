@@ -179,28 +179,40 @@ impl Match {
         }
         st.players.truncate(n);
         for (i, s) in setup.seats.iter().enumerate() {
-            let fresh = Player {
-                name: String::new(),
-                speech: s.speech.clone(),
-                role: s.role,
-                turned: false,
-                alive: true,
-                item: s.item.flatten().map(Held::new),
-                died_on_day: None,
-                death: None,
-                spent: Spent::default(),
-                role_public: false,
+            let dealt = s.item.flatten().map(Held::new);
+            let Some(old) = st.players.get_mut(i) else {
+                st.players.push(Player {
+                    name: s.name.clone(),
+                    speech: s.speech.clone(),
+                    role: s.role,
+                    turned: false,
+                    alive: true,
+                    item: dealt,
+                    died_on_day: None,
+                    death: None,
+                    spent: Spent::default(),
+                    role_public: false,
+                });
+                continue;
             };
-            match st.players.get_mut(i) {
-                Some(old) => {
-                    let name = std::mem::take(&mut old.name);
-                    *old = Player { name, ..fresh };
-                }
-                None => st.players.push(fresh),
+            // A seat of the old game is set as a fresh one, field by field, keeping its
+            // buffers: a new game of a simulation seats the same names again.
+            let Player { name, speech, role, turned, alive, item, died_on_day, death, spent, role_public } = old;
+            if *name != s.name {
+                name.clear();
+                name.push_str(&s.name);
             }
-            let name = &mut st.players[i].name;
-            name.clear();
-            name.push_str(&s.name);
+            if *speech != s.speech {
+                speech.clone_from(&s.speech);
+            }
+            *role = s.role;
+            *turned = false;
+            *alive = true;
+            *item = dealt;
+            *died_on_day = None;
+            *death = None;
+            *spent = Spent::default();
+            *role_public = false;
         }
         for k in 0..n {
             let p = st.list_order[k];
@@ -456,8 +468,9 @@ impl Match {
         if !today.tie_breaks.is_empty() {
             today.record.unused_fixes.push("tie_break");
         }
-        let mut record = std::mem::replace(&mut today.record, self.pool.pop().unwrap_or_default());
-        record.log = std::mem::take(&mut today.log.entries);
+        let t = &mut *today;
+        let record = &mut t.record;
+        record.log = std::mem::take(&mut t.log.entries);
         record.winner = self.state.winner;
         record.next_event = if over { None } else { self.state.next_event };
         if self.detail {
@@ -478,7 +491,10 @@ impl Match {
                 })
                 .collect();
         }
-        self.days.push(record);
+        // The record goes to the days, and the day's buffer becomes a pooled record (its
+        // buffers kept): swapped in place rather than moved through the stack.
+        self.days.push(self.pool.pop().unwrap_or_default());
+        std::mem::swap(self.days.last_mut().expect("just pushed"), &mut today.record);
         self.spare = Some(today);
         Ok(self.days.last().expect("just pushed"))
     }
@@ -561,12 +577,13 @@ impl Match {
         let chosen = match plan.chosen {
             Some(c) if st.alive(c) => c,
             Some(c) => return Err(ResolveError::ChosenNotAlive { day: st.day, name: st.name(c).into() }),
+            // The draw `draw::pick` makes from the living, without collecting them.
             None => {
-                let living: Vec<PlayerId> = st.living().collect();
-                if living.is_empty() {
+                let n = st.living().count();
+                if n == 0 {
                     return Ok(());
                 }
-                draw::pick(&mut self.rng, &living)
+                st.living().nth(draw::index(&mut self.rng, n)).expect("an index below the living count")
             }
         };
         today.chosen = Some(chosen);

@@ -164,10 +164,12 @@ impl State {
 
     /// The nearest living players before and after `p` in the cyclic list order (R-ITEM-4).
     pub fn neighbours(&self, p: PlayerId) -> Option<(PlayerId, PlayerId)> {
-        let n = self.list_order.len();
         let at = self.position[p.index()] as usize;
-        let before = (1..n).map(|k| self.list_order[(at + n - k) % n]).find(|q| self.alive(*q))?;
-        let after = (1..n).map(|k| self.list_order[(at + k) % n]).find(|q| self.alive(*q))?;
+        let (head, tail) = (&self.list_order[..at], &self.list_order[at + 1..]);
+        // Around the list from `p`: back through the head then the tail, on through the
+        // tail then the head.
+        let before = head.iter().rev().chain(tail.iter().rev()).copied().find(|q| self.alive(*q))?;
+        let after = tail.iter().chain(head).copied().find(|q| self.alive(*q))?;
         Some((before, after))
     }
 
