@@ -187,6 +187,13 @@ fn nonce() -> u128 {
 type HeldGame = (i64, Held);
 
 /// Renews the leases in use; lets the idle ones go; forgets those another node took.
+/// This node's leases of the games `$2`, locked in the order of the games. Every statement
+/// that locks several lease rows locks them in that order (the writer's fence and its
+/// insert's trigger too), so that the renewal and this node's own writer never wait for
+/// each other in a circle: they did, as a "deadlock detected" that PostgreSQL broke by
+/// failing the renewal, with 100 games on 3 nodes in the nodes benchmark.
+const IN_ORDER: &str = "SELECT game FROM game_leases WHERE node = $1 AND game = ANY($2) ORDER BY game FOR UPDATE";
+
 async fn renew(l: &Leases, pool: &PgPool) -> Result<()> {
     let Some(me) = l.me() else { return Ok(()) };
     let now = Instant::now();
@@ -200,7 +207,7 @@ async fn renew(l: &Leases, pool: &PgPool) -> Result<()> {
                 held.remove(g);
             }
         }
-        sqlx::query("UPDATE game_leases SET expires = 0 WHERE node = $1 AND game = ANY($2)")
+        sqlx::query(&format!("UPDATE game_leases SET expires = 0 WHERE game IN ({})", IN_ORDER))
             .bind(&me.node)
             .bind(&games)
             .execute(pool)
@@ -211,9 +218,9 @@ async fn renew(l: &Leases, pool: &PgPool) -> Result<()> {
     }
     let games: Vec<i64> = used.iter().map(|(g, _)| *g).collect();
     let since = Instant::now();
-    let kept: Vec<(i64, i64)> = sqlx::query_as(&sql(
-        "UPDATE game_leases SET expires = NOW_MS + $3 WHERE node = $1 AND game = ANY($2) RETURNING game, epoch",
-    ))
+    let kept: Vec<(i64, i64)> = sqlx::query_as(&sql(&format!(
+        "UPDATE game_leases SET expires = NOW_MS + $3 WHERE game IN ({IN_ORDER}) RETURNING game, epoch"
+    )))
     .bind(&me.node)
     .bind(&games)
     .bind(me.lease.as_millis() as i64)
@@ -285,7 +292,13 @@ pub(crate) async fn release(l: &Leases, pool: &PgPool) -> Result<()> {
     l.draining.store(true, Ordering::Release);
     let Some(me) = l.me() else { return Ok(()) };
     lock(&l.held).clear();
-    sqlx::query("UPDATE game_leases SET expires = 0 WHERE node = $1").bind(&me.node).execute(pool).await?;
+    sqlx::query(
+        "UPDATE game_leases SET expires = 0
+         WHERE game IN (SELECT game FROM game_leases WHERE node = $1 ORDER BY game FOR UPDATE)",
+    )
+    .bind(&me.node)
+    .execute(pool)
+    .await?;
     Ok(())
 }
 

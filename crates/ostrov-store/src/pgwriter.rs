@@ -229,7 +229,9 @@ fn expected_as_known(batch: &[Job], known: &Known) -> Option<Vec<i64>> {
 /// fence trigger raises one, and no row is written if the log of one of the batch's games
 /// does not hold the entry just before that game's first row (entries lost behind this
 /// node, as in a restored backup: the careful way then finds where the log ends). One
-/// primary-key probe per game of the batch.
+/// primary-key probe per game of the batch. The rows go in by game (the fence trigger
+/// locks each game's lease row as its first row goes in: in the order of the games, as
+/// every statement locking several lease rows does; see `leases::IN_ORDER`).
 const QUICK_INSERT: &str = "
     WITH b (game_id, seq, at, author, client_request_id, kind, payload, request_hash, epoch) AS (
         SELECT * FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[],
@@ -240,7 +242,8 @@ const QUICK_INSERT: &str = "
     WHERE NOT EXISTS (
         SELECT 1 FROM first f
         WHERE f.seq > 1 AND NOT EXISTS (SELECT 1 FROM events e WHERE e.game_id = f.game_id AND e.seq = f.seq - 1)
-    )";
+    )
+    ORDER BY game_id, seq";
 
 /// Inserts every append of the batch as the numbers given ([`QUICK_INSERT`]): whether
 /// they went in (a log that does not end just before the batch keeps every row out; a
