@@ -423,20 +423,13 @@ impl Accounts for PgStore {
         if !storable(token) {
             return Ok(None);
         }
-        if let Some(user) = self.sessions.get(token, now) {
-            return Ok(user);
-        }
-        let ticket = self.sessions.ticket();
-        let r: Option<(i64, i64)> =
+        let read = || {
             sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token = $1 AND expires_at > $2")
                 .bind(token)
                 .bind(now)
                 .fetch_optional(&self.pool)
-                .await?;
-        if let Some((user, expires_at)) = r {
-            self.sessions.remember(ticket, token, user, expires_at);
-        }
-        Ok(r.map(|(user, _)| user))
+        };
+        Ok(self.sessions.user_of(token, now, read).await?)
     }
 
     async fn delete_session(&self, token: &str) -> Result<()> {

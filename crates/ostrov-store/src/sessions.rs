@@ -97,6 +97,24 @@ impl SessionCache {
         Ticket(self.0.generation.load(Ordering::Acquire))
     }
 
+    /// The account of `token` at `now`: from the cache, or from `read` (the session's row
+    /// if it is live: its account and when it expires), which is then cached.
+    pub async fn user_of<F, Fut, E>(&self, token: &str, now: i64, read: F) -> Result<Option<i64>, E>
+    where
+        F: FnOnce() -> Fut,
+        Fut: std::future::Future<Output = Result<Option<(i64, i64)>, E>>,
+    {
+        if let Some(user) = self.get(token, now) {
+            return Ok(user);
+        }
+        let ticket = self.ticket();
+        let row = read().await?;
+        if let Some((user, expires_at)) = row {
+            self.remember(ticket, token, user, expires_at);
+        }
+        Ok(row.map(|(user, _)| user))
+    }
+
     /// Caches a session read (or written) under `ticket`, unless a deletion was heard of
     /// since the ticket was taken.
     pub fn remember(&self, ticket: Ticket, token: &str, user: i64, expires_at: i64) {

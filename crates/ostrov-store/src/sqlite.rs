@@ -361,20 +361,13 @@ impl Accounts for SqliteStore {
     }
 
     async fn session_user(&self, token: &str, now: i64) -> Result<Option<i64>> {
-        if let Some(user) = self.sessions.get(token, now) {
-            return Ok(user);
-        }
-        let ticket = self.sessions.ticket();
-        let r: Option<(i64, i64)> =
+        let read = || {
             sqlx::query_as("SELECT user_id, expires_at FROM sessions WHERE token = ? AND expires_at > ?")
                 .bind(token)
                 .bind(now)
                 .fetch_optional(&self.pool)
-                .await?;
-        if let Some((user, expires_at)) = r {
-            self.sessions.remember(ticket, token, user, expires_at);
-        }
-        Ok(r.map(|(user, _)| user))
+        };
+        Ok(self.sessions.user_of(token, now, read).await?)
     }
 
     async fn delete_session(&self, token: &str) -> Result<()> {
