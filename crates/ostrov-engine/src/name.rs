@@ -97,7 +97,13 @@ impl AsRef<str> for SeatName {
 /// assert_eq!(fold_name(" Алёна "), fold_name("АЛЕНА"));
 /// ```
 pub fn fold_name(s: &str) -> String {
-    s.trim().chars().flat_map(char::to_lowercase).map(|c| if c == 'ё' { 'е' } else { c }).collect()
+    folded(s).collect()
+}
+
+/// The characters of [`fold_name`]`(s)`, one by one: to compare a name with a folded one
+/// without building its folded copy.
+pub(crate) fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.trim().chars().flat_map(char::to_lowercase).map(|c| if c == 'ё' { 'е' } else { c })
 }
 
 /// Folds an identifier or alias: like [`fold_name`], and also drops spaces, hyphens,

@@ -215,9 +215,7 @@ pub(super) fn decline(name: &str) -> Option<(Option<Gender>, [String; 6])> {
     let f = fold(name);
     // `fold(n) == f` for each name of the tables, without building each folded name: a
     // seat's name is looked up in about 180 of them (it cost 200,000 instructions a seat).
-    let folds_to_f =
-        |n: &str| n.trim().chars().flat_map(char::to_lowercase).map(|c| if c == 'ё' { 'е' } else { c }).eq(f.chars());
-    let listed = |list: &[&str]| list.iter().any(|n| folds_to_f(n));
+    let listed = |list: &[&str]| list.iter().any(|n| crate::name::folded(n).eq(f.chars()));
     let gender = if listed(MALE) {
         Some(Gender::Male)
     } else if listed(FEMALE) {
