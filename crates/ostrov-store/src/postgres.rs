@@ -208,11 +208,18 @@ const MIGRATIONS: &[&str] = &[
      FOR EACH STATEMENT EXECUTE FUNCTION events_notify_batch()",
 ];
 
-/// Tells every node (when the transaction commits) that sessions of account `user` were
-/// deleted: each drops them from its cache (see the `sessions` module).
-async fn announce_sessions_ended(tx: &mut PgConnection, user: i64) -> Result<()> {
-    sqlx::query("SELECT pg_notify($1, $2)").bind(sessions::CHANNEL).bind(user.to_string()).execute(tx).await?;
-    Ok(())
+/// Deletes every session of account `user` but `keep`, and tells every node (when the
+/// transaction commits) so that each drops them from its cache (see the `sessions`
+/// module): how many were deleted.
+async fn end_other_sessions_in(tx: &mut PgConnection, user: i64, keep: &str) -> Result<u64> {
+    let ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token <> $2")
+        .bind(user)
+        .bind(keep)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    sqlx::query("SELECT pg_notify($1, $2)").bind(sessions::CHANNEL).bind(user.to_string()).execute(&mut *tx).await?;
+    Ok(ended)
 }
 
 /// PostgreSQL implementation of [`Store`](crate::Store).
@@ -434,12 +441,12 @@ impl Accounts for PgStore {
 
     async fn delete_session(&self, token: &str) -> Result<()> {
         // Deleted and announced in one statement (the notice goes out when it commits).
-        sqlx::query(&format!(
+        sqlx::query(
             "WITH ended AS (DELETE FROM sessions WHERE token = $1 RETURNING user_id)
-             SELECT pg_notify('{}', user_id::text) FROM ended",
-            sessions::CHANNEL
-        ))
+             SELECT pg_notify($2, user_id::text) FROM ended",
+        )
         .bind(token)
+        .bind(sessions::CHANNEL)
         .execute(&self.pool)
         .await?;
         self.sessions.forget_token(token);
@@ -456,13 +463,7 @@ impl Accounts for PgStore {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        let ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token <> $2")
-            .bind(id)
-            .bind(keep)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        announce_sessions_ended(&mut tx, id).await?;
+        let ended = end_other_sessions_in(&mut tx, id, keep).await?;
         tx.commit().await?;
         self.sessions.forget_user(id, Some(keep));
         Ok(ended)
@@ -473,13 +474,7 @@ impl Accounts for PgStore {
             return Err(StoreError::Db("a token with a NUL character".into()));
         }
         let mut tx = self.pool.begin().await?;
-        let ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token <> $2")
-            .bind(id)
-            .bind(keep)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        announce_sessions_ended(&mut tx, id).await?;
+        let ended = end_other_sessions_in(&mut tx, id, keep).await?;
         tx.commit().await?;
         self.sessions.forget_user(id, Some(keep));
         Ok(ended)

@@ -130,18 +130,22 @@ impl SessionCache {
         tokens.insert(token.to_string(), Cached { user, expires_at, read: Instant::now() });
     }
 
+    /// The cached sessions, locked, for forgetting some: the generation moves under the
+    /// lock, so a read begun before is not cached after (see [`SessionCache::remember`]).
+    fn forgetting(&self) -> MutexGuard<'_, HashMap<String, Cached>> {
+        let tokens = self.tokens();
+        self.0.generation.fetch_add(1, Ordering::AcqRel);
+        tokens
+    }
+
     /// Drops a session deleted by this node.
     pub fn forget_token(&self, token: &str) {
-        let mut tokens = self.tokens();
-        self.0.generation.fetch_add(1, Ordering::AcqRel);
-        tokens.remove(token);
+        self.forgetting().remove(token);
     }
 
     /// Drops the cached sessions of account `user` but `keep` (`None`: all of them).
     pub fn forget_user(&self, user: i64, keep: Option<&str>) {
-        let mut tokens = self.tokens();
-        self.0.generation.fetch_add(1, Ordering::AcqRel);
-        tokens.retain(|token, c| c.user != user || Some(token.as_str()) == keep);
+        self.forgetting().retain(|token, c| c.user != user || Some(token.as_str()) == keep);
     }
 
     /// A notice on [`CHANNEL`]: its payload is the account whose sessions were deleted
@@ -156,16 +160,13 @@ impl SessionCache {
     /// Whether this node hears the notices now: when it stops (or starts again, notices
     /// may have been missed meanwhile) the cache is emptied.
     pub fn listening(&self, yes: bool) {
-        let mut tokens = self.tokens();
-        self.0.generation.fetch_add(1, Ordering::AcqRel);
+        let mut tokens = self.forgetting();
         tokens.clear();
         self.0.live.store(yes, Ordering::Release);
     }
 
     fn forget_all(&self) {
-        let mut tokens = self.tokens();
-        self.0.generation.fetch_add(1, Ordering::AcqRel);
-        tokens.clear();
+        self.forgetting().clear();
     }
 }
 
