@@ -483,6 +483,16 @@ impl SensibleBot {
         }
     }
 
+    /// Learns what is new, then plays `round` over the living players in list order (the
+    /// driver's, or gathered into the bot's own buffer, taken out of it for the round).
+    fn round<R>(&mut self, v: &View, round: impl FnOnce(&mut Self, &[PlayerId]) -> R) -> R {
+        self.learn(v);
+        let mut own = std::mem::take(&mut self.living);
+        let r = round(self, Self::living(v, &mut own));
+        self.living = own;
+        r
+    }
+
     fn wolf_side(&self) -> bool {
         self.role.is_some_and(|r| r.side() == Side::Werewolves)
     }
@@ -589,10 +599,7 @@ impl SensibleBot {
 
     /// Exchange: the pack swaps among itself, in pairs by list order (1st with 2nd, 3rd
     /// with 4th …); a civilian with a spent item swaps with someone they trust.
-    fn exchange(&mut self, v: &View, spent: bool, out: &mut Vec<Command>) {
-        self.learn(v);
-        let mut own = std::mem::take(&mut self.living);
-        let living = Self::living(v, &mut own);
+    fn exchange(&mut self, v: &View, living: &[PlayerId], spent: bool, out: &mut Vec<Command>) {
         let me = v.me;
         if self.wolf_side() {
             self.buf.clear();
@@ -608,15 +615,11 @@ impl SensibleBot {
                 out.push(Command::Exchange(t));
             }
         }
-        self.living = own;
     }
 
     /// Choose me!: the chosen pairs with someone they trust, else with anyone but their
     /// vote target.
-    fn pair(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
-        self.learn(v);
-        let mut own = std::mem::take(&mut self.living);
-        let living = Self::living(v, &mut own);
+    fn pair(&mut self, v: &View, living: &[PlayerId], rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         let me = v.me;
         let pair = self.trusted(v, living).or_else(|| {
             let vote = self.vote(v, living, rng);
@@ -626,21 +629,96 @@ impl SensibleBot {
             pick(rng, &self.buf)
         });
         out.extend(pair.map(Command::Pair));
-        self.living = own;
     }
 
     /// Spirit call: the question whether my suspect (for the werewolf side, the pack's
     /// vote target) is a werewolf.
-    fn ask(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
-        self.learn(v);
-        let mut own = std::mem::take(&mut self.living);
-        let living = Self::living(v, &mut own);
+    fn ask(&mut self, v: &View, living: &[PlayerId], rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
         let about =
             if self.wolf_side() { self.vote(v, living, rng) } else { self.suspect(v, living, rng).map(|s| s.0) };
         if let Some(p) = about {
             out.push(Command::Ask(format!("{} — оборотень?", v.name(p))));
         }
-        self.living = own;
+    }
+
+    /// The afternoon's orders: the vote, the day items, the night order.
+    fn afternoon(&mut self, v: &View, living: &[PlayerId], rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
+        let role = self.role.unwrap_or(Role::Passenger);
+        let me = v.me;
+        let event = v.event();
+        let held = v.item();
+        let items_work = event != Some(Event::MagneticStorm);
+        // On Fear no item changes the vote (R-FEAR-1): the day items wait.
+        let day_items = items_work && event != Some(Event::Fear);
+        let vote = self.vote(v, living, rng);
+        if let Some(t) = vote {
+            let two = matches!(event, Some(Event::Rage | Event::FogNight));
+            out.push(Command::Vote(if two { Targets::two(t, t) } else { Targets::one(t) }));
+            if event == Some(Event::Fear) {
+                out.push(Command::Sentence(t));
+            }
+            if let Some(h) = held {
+                if h.item == Item::Megaphone && items_work {
+                    out.push(Command::Megaphone(t));
+                }
+                let now = match h.item {
+                    Item::Shocker => day_items,
+                    Item::Voodoo => items_work,
+                    _ => false,
+                };
+                if h.charged && now {
+                    out.push(Command::Use { item: Some(h.item), target: t });
+                }
+            }
+            // R-AUTH-1: from day 3 the authority takes the vote of its top suspect onto its own vote.
+            if role == Role::Authority && !v.spent().authority && v.day() >= 3 {
+                if let Some((from, _)) = self.suspect(v, living, rng) {
+                    out.push(Command::Authority { from, target: t });
+                }
+            }
+        }
+        if let Some(h) = held.filter(|h| h.item == Item::LoveNote && h.charged && day_items) {
+            if let Some(t) = self.love_target(v, living, vote) {
+                out.push(Command::Use { item: Some(h.item), target: t });
+            }
+        }
+        // The night.
+        self.buf.clear();
+        let others = living.iter().copied().filter(|p| *p != me);
+        let night = match role {
+            Role::Werewolf => self.wolf_kill(vote, event == Some(Event::FullMoon), rng),
+            Role::Hamster => {
+                self.buf.extend(others);
+                pick(rng, &self.buf).map(|p| Command::Kill(Targets::one(p)))
+            }
+            Role::Seer => {
+                let marks = &self.marks;
+                self.buf.extend(others.filter(|p| marks[p.index()] == 0));
+                pick(rng, &self.buf).map(Command::Check)
+            }
+            Role::Nurse => {
+                // Revealed or checked allies first, else anyone but herself.
+                let marks = &self.marks;
+                self.buf.extend(others.clone().filter(|p| cleared(marks, v, *p)));
+                if self.buf.is_empty() {
+                    self.buf.extend(others);
+                }
+                pick(rng, &self.buf).map(Command::Heal)
+            }
+            Role::Maniac => vote
+                .or_else(|| {
+                    self.buf.extend(others);
+                    pick(rng, &self.buf)
+                })
+                .map(Command::Assault),
+            Role::Witch if !v.spent().witch_kill => {
+                vote.filter(|_| rng.gen_range(0..3) == 0).map(|t| Command::Kill(Targets::one(t)))
+            }
+            _ => None,
+        };
+        if let Some(c) = night {
+            out.push(c);
+        }
     }
 
     /// The day's vote: the pack's common target for werewolves; a civilian's known
@@ -726,96 +804,19 @@ impl Bot for SensibleBot {
             Some(Event::Bunker) if held.is_none_or(|h| h.item.is_harmful() || !h.charged) => {
                 out.push(Command::Bunker { item: None })
             }
-            Some(Event::Exchange) => self.exchange(v, spent, out),
+            Some(Event::Exchange) => self.round(v, |b, living| b.exchange(v, living, spent, out)),
             Some(Event::MysticLight) if spent => out.push(Command::Light),
-            Some(Event::ChooseMe) if v.chosen() == Some(me) => self.pair(v, rng, out),
+            Some(Event::ChooseMe) if v.chosen() == Some(me) => self.round(v, |b, living| b.pair(v, living, rng, out)),
             // The first living player in list order asks whether their suspect is a werewolf.
-            Some(Event::SpiritCall) if v.living().next() == Some(me) => self.ask(v, rng, out),
+            Some(Event::SpiritCall) if v.living().next() == Some(me) => {
+                self.round(v, |b, living| b.ask(v, living, rng, out))
+            }
             _ => {}
         }
     }
 
     fn orders(&mut self, v: &View, rng: &mut ChaCha8Rng, out: &mut Vec<Command>) {
-        self.learn(v);
-        let mut own = std::mem::take(&mut self.living);
-        let living = Self::living(v, &mut own);
-        let role = self.role.unwrap_or(Role::Passenger);
-        let me = v.me;
-        let event = v.event();
-        let held = v.item();
-        let items_work = event != Some(Event::MagneticStorm);
-        // On Fear no item changes the vote (R-FEAR-1): the day items wait.
-        let day_items = items_work && event != Some(Event::Fear);
-        let vote = self.vote(v, living, rng);
-        if let Some(t) = vote {
-            let two = matches!(event, Some(Event::Rage | Event::FogNight));
-            out.push(Command::Vote(if two { Targets::two(t, t) } else { Targets::one(t) }));
-            if event == Some(Event::Fear) {
-                out.push(Command::Sentence(t));
-            }
-            if let Some(h) = held {
-                if h.item == Item::Megaphone && items_work {
-                    out.push(Command::Megaphone(t));
-                }
-                let now = match h.item {
-                    Item::Shocker => day_items,
-                    Item::Voodoo => items_work,
-                    _ => false,
-                };
-                if h.charged && now {
-                    out.push(Command::Use { item: Some(h.item), target: t });
-                }
-            }
-            // R-AUTH-1: from day 3 the authority takes the vote of its top suspect onto its own vote.
-            if role == Role::Authority && !v.spent().authority && v.day() >= 3 {
-                if let Some((from, _)) = self.suspect(v, living, rng) {
-                    out.push(Command::Authority { from, target: t });
-                }
-            }
-        }
-        if let Some(h) = held.filter(|h| h.item == Item::LoveNote && h.charged && day_items) {
-            if let Some(t) = self.love_target(v, living, vote) {
-                out.push(Command::Use { item: Some(h.item), target: t });
-            }
-        }
-        // The night.
-        self.buf.clear();
-        let others = living.iter().copied().filter(|p| *p != me);
-        let night = match role {
-            Role::Werewolf => self.wolf_kill(vote, event == Some(Event::FullMoon), rng),
-            Role::Hamster => {
-                self.buf.extend(others);
-                pick(rng, &self.buf).map(|p| Command::Kill(Targets::one(p)))
-            }
-            Role::Seer => {
-                let marks = &self.marks;
-                self.buf.extend(others.filter(|p| marks[p.index()] == 0));
-                pick(rng, &self.buf).map(Command::Check)
-            }
-            Role::Nurse => {
-                // Revealed or checked allies first, else anyone but herself.
-                let marks = &self.marks;
-                self.buf.extend(others.clone().filter(|p| cleared(marks, v, *p)));
-                if self.buf.is_empty() {
-                    self.buf.extend(others);
-                }
-                pick(rng, &self.buf).map(Command::Heal)
-            }
-            Role::Maniac => vote
-                .or_else(|| {
-                    self.buf.extend(others);
-                    pick(rng, &self.buf)
-                })
-                .map(Command::Assault),
-            Role::Witch if !v.spent().witch_kill => {
-                vote.filter(|_| rng.gen_range(0..3) == 0).map(|t| Command::Kill(Targets::one(t)))
-            }
-            _ => None,
-        };
-        if let Some(c) = night {
-            out.push(c);
-        }
-        self.living = own;
+        self.round(v, |b, living| b.afternoon(v, living, rng, out))
     }
 
     fn reset(&mut self) -> bool {
