@@ -207,7 +207,7 @@ async fn renew(l: &Leases, pool: &PgPool) -> Result<()> {
                 held.remove(g);
             }
         }
-        sqlx::query(&format!("UPDATE game_leases SET expires = 0 WHERE game IN ({})", IN_ORDER))
+        sqlx::query(&format!("UPDATE game_leases SET expires = 0 WHERE game IN ({IN_ORDER})"))
             .bind(&me.node)
             .bind(&games)
             .execute(pool)

@@ -103,9 +103,10 @@ impl GameState {
 
     /// When the bot of seat `seat` runs `round` on the open day `day`, if it has that
     /// round: drawn from the seed within the day's own times (a calendar day or the fast
-    /// clock alike); a forum game's bots do not post. The event acts between a third of the way to 13:00 and a little
-    /// before it; the post between the morning and the late afternoon; the orders between
-    /// 13:00 and 7/8 of the way to the deadline (20:00 of a 21:00 deadline).
+    /// clock alike); a forum game's bots do not post. The event acts between a third of
+    /// the way to 13:00 and a little before it; the post between the morning and the late
+    /// afternoon; the orders between 13:00 and 7/8 of the way to the deadline (20:00 of a
+    /// 21:00 deadline).
     pub fn bot_time(&self, day: u32, seat: usize, round: Round) -> Option<i64> {
         let t = self.days.get(day as usize - 1)?;
         let m = self.m.as_ref()?;
