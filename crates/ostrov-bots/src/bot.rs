@@ -437,58 +437,67 @@ fn cleared(marks: &[u8], v: &View, p: PlayerId) -> bool {
 impl SensibleBot {
     /// Reads what the player learnt since the last round. The living players are not
     /// copied: each round takes them from the view ([`SensibleBot::living`]).
+    ///
+    /// Inlined: in most rounds of most players it learns nothing (a role already known
+    /// that does not change, no check results), which is two comparisons; the first
+    /// round of a game and the seer's rounds are calls.
+    #[inline]
     fn learn(&mut self, v: &View) {
         match self.role {
-            None => {
-                v.pack_into(&mut self.pack);
-                // Only a pack's member has a bitmap: an empty one says "not in my pack" of anyone.
-                self.packed.clear();
-                if !self.pack.is_empty() {
-                    self.packed.resize(v.player_count(), false);
-                    for p in &self.pack {
-                        self.packed[p.index()] = true;
-                    }
-                }
-                self.marks.clear();
-                self.marks.resize(v.player_count(), 0);
-                self.role = Some(v.role());
-            }
+            None => self.learn_seat(v),
             // Only a halfblood's role changes: it turns into a werewolf (R-HALF-1).
             Some(Role::Halfblood) => self.role = Some(v.role()),
+            // Only the seer is told check results (the engine's step 16): nobody else
+            // reads every notice of the table again each round, nor keeps a cursor in them.
+            Some(Role::Seer) => self.learn_checks(v),
             Some(_) => {}
-        }
-        // Only the seer is told check results (the engine's step 16): nobody else reads
-        // every notice of the table again each round, nor keeps a cursor in them.
-        if self.role == Some(Role::Seer) {
-            for k in v.notices_since(self.seen) {
-                if let NoticeKind::Check { target, result } = k {
-                    let wolf = *result == CheckResult::Werewolf;
-                    self.checked.push((*target, wolf));
-                    self.marks[target.index()] |= if wolf { WOLF } else { CLEAR };
-                }
-            }
-            self.seen = v.notice_count();
         }
     }
 
-    /// The living players in list order: the driver's, shared by every bot of the day,
-    /// else gathered into `own` (the bot's buffer, taken out of it for the round).
-    fn living<'v>(v: &View<'v>, own: &'v mut Vec<PlayerId>) -> &'v [PlayerId] {
-        match v.living_slice() {
-            Some(l) => l,
-            None => {
-                v.living_into(own);
-                own
+    /// The first round of a game: the role and the pack.
+    #[cold]
+    fn learn_seat(&mut self, v: &View) {
+        v.pack_into(&mut self.pack);
+        // Only a pack's member has a bitmap: an empty one says "not in my pack" of anyone.
+        self.packed.clear();
+        if !self.pack.is_empty() {
+            self.packed.resize(v.player_count(), false);
+            for p in &self.pack {
+                self.packed[p.index()] = true;
             }
         }
+        self.marks.clear();
+        self.marks.resize(v.player_count(), 0);
+        let role = v.role();
+        self.role = Some(role);
+        if role == Role::Seer {
+            self.learn_checks(v);
+        }
+    }
+
+    /// The seer's check results told since the last round.
+    fn learn_checks(&mut self, v: &View) {
+        for k in v.notices_since(self.seen) {
+            if let NoticeKind::Check { target, result } = k {
+                let wolf = *result == CheckResult::Werewolf;
+                self.checked.push((*target, wolf));
+                self.marks[target.index()] |= if wolf { WOLF } else { CLEAR };
+            }
+        }
+        self.seen = v.notice_count();
     }
 
     /// Learns what is new, then plays `round` over the living players in list order (the
     /// driver's, or gathered into the bot's own buffer, taken out of it for the round).
     fn round<R>(&mut self, v: &View, round: impl FnOnce(&mut Self, &[PlayerId]) -> R) -> R {
         self.learn(v);
+        // The driver's list, shared by every bot of the day: nothing to take out.
+        if let Some(living) = v.living_slice() {
+            return round(self, living);
+        }
         let mut own = std::mem::take(&mut self.living);
-        let r = round(self, Self::living(v, &mut own));
+        v.living_into(&mut own);
+        let r = round(self, &own);
         self.living = own;
         r
     }
