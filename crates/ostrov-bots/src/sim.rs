@@ -4,6 +4,7 @@ use ostrov_engine::{Actor, Clock, Command, DayPlan, Event, Match, Role, Rules, S
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::sync::{Mutex, PoisonError};
 
 use crate::bot::{make, Bot, BotKind, Public, View};
 
@@ -299,26 +300,31 @@ pub fn simulate_with(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Summary {
 pub fn simulate_bots(cfg: &Config, factory: &Factory, progress: &(dyn Fn(u64) + Sync)) -> Summary {
     // Chunks small enough that the cores finish together (3,000 games in chunks of 1,024
     // left one core a third of the run alone on two cores; in chunks of 128, up to 2 ms of a
-    // 30 ms run); the sums do not depend on them. A worker keeps its scratch (the match,
-    // the bots, their buffers) from chunk to chunk, as `simulate_while` keeps one for all
-    // its games: a chunk costs no new match nor bots.
+    // 30 ms run); the sums do not depend on them.
     const CHUNK: u64 = 32;
     let chunks = cfg.games.div_ceil(CHUNK);
     let base = base_setup(cfg);
+    // Each worker thread keeps one scratch (the match, the bots, their buffers) for all
+    // its chunks, as `simulate_while` keeps one for all its games: a chunk costs no new
+    // match nor bots. (`map_init` would make one for each piece rayon splits the work
+    // into: 16 for 3,000 games on two threads, each with a new match and bots whose
+    // buffers grow again in their first game.) A worker holds only its own lock.
+    let workers = rayon::current_num_threads().max(1);
+    let scratches: Vec<Mutex<Scratch>> =
+        (0..workers).map(|_| Mutex::new(Scratch { setup: Some(base.clone()), ..Scratch::default() })).collect();
     let acc = (0..chunks)
         .into_par_iter()
-        .map_init(
-            || Scratch { setup: Some(base.clone()), ..Scratch::default() },
-            |scratch, c| {
-                let end = ((c + 1) * CHUNK).min(cfg.games);
-                let mut a = Acc::default();
-                for i in c * CHUNK..end {
-                    a.add(run(cfg, i, factory, scratch));
-                }
-                progress(end - c * CHUNK);
-                a
-            },
-        )
+        .map(|c| {
+            let worker = rayon::current_thread_index().unwrap_or(0) % workers;
+            let mut scratch = scratches[worker].lock().unwrap_or_else(PoisonError::into_inner);
+            let end = ((c + 1) * CHUNK).min(cfg.games);
+            let mut a = Acc::default();
+            for i in c * CHUNK..end {
+                a.add(run(cfg, i, factory, &mut scratch));
+            }
+            progress(end - c * CHUNK);
+            a
+        })
         .reduce(Acc::default, Acc::merge);
     summary(&acc, cfg.games)
 }

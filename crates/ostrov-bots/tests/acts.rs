@@ -213,11 +213,14 @@ fn a_reset_bot_plays_like_a_new_one() {
             },
             &|_| {},
         );
-        // Whole sets of bots, at most one per chunk of 32 games (63 chunks), not one per
-        // game: a worker keeps its bots from chunk to chunk (how many workers start a set
-        // depends on the threads).
+        // Whole sets of bots, at most one per worker thread, not one per game nor per
+        // chunk of games: a worker keeps its bots from chunk to chunk.
         let made = made.load(Ordering::Relaxed);
-        assert!(made.is_multiple_of(15) && (15..=2000u64.div_ceil(32) * 15).contains(&made), "{made} bots made");
+        let threads = rayon::current_num_threads() as u64;
+        assert!(
+            made.is_multiple_of(15) && (15..=threads * 15).contains(&made),
+            "{made} bots made on {threads} threads"
+        );
         let fresh = simulate_bots(&cfg, &move || Box::new(Fresh(bots.make())), &|_| {});
         assert_eq!(format!("{reused:?}"), format!("{fresh:?}"), "{bots:?}");
     }
