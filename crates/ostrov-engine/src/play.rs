@@ -72,6 +72,20 @@ pub struct Match {
     /// The next day's event as the game file fixes it, for step 21 of the open day
     /// ([`Match::fix_next_event`]).
     next_fixed: Option<Option<Event>>,
+    /// The pack's list the deal gave the packmates' notices, kept to be refilled by the
+    /// next game's deal (see [`Match::deal`]).
+    pack: Option<std::sync::Arc<[PlayerId]>>,
+}
+
+/// Fills `slots` with the players of `from`, if they are exactly as many.
+fn refill(slots: &mut [PlayerId], mut from: impl Iterator<Item = PlayerId>) -> bool {
+    for slot in slots.iter_mut() {
+        match from.next() {
+            Some(p) => *slot = p,
+            None => return false,
+        }
+    }
+    from.next().is_none()
 }
 
 impl Match {
@@ -111,6 +125,7 @@ impl Match {
             pool: Vec::new(),
             night_buf: None,
             next_fixed: None,
+            pack: None,
         };
         m.deal(setup);
         m
@@ -239,8 +254,15 @@ impl Match {
         st.notices.clear();
         st.notices.reserve(4 * n);
         st.count_living();
-        let pack: std::sync::Arc<[PlayerId]> =
-            st.list_order.iter().copied().filter(|p| st.player(*p).role.side() == Side::Werewolves).collect();
+        // The pack's list, one for all the packmates' notices. The old game's list is
+        // refilled in place when the notices just cleared were its only holders and it has
+        // the room (a simulation deals as many werewolves every game): no allocation.
+        let wolves = st.list_order.iter().copied().filter(|p| st.player(*p).role.side() == Side::Werewolves);
+        let mut pack = self.pack.take();
+        if !pack.as_mut().and_then(std::sync::Arc::get_mut).is_some_and(|slots| refill(slots, wolves.clone())) {
+            pack = Some(wolves.collect());
+        }
+        let pack = pack.expect("just made");
         for k in 0..n {
             let p = st.list_order[k];
             let pl = st.player(p);
@@ -251,6 +273,7 @@ impl Match {
                 st.notify(p, NoticeKind::Pack(pack.clone()));
             }
         }
+        self.pack = Some(pack);
         st.turn_halfbloods(&mut Log::new(false), Step::Opening);
         self.title = setup.title.clone();
     }
