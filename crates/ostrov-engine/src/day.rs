@@ -136,6 +136,8 @@ pub struct Today {
     pub(crate) tie_breaks: VecDeque<PlayerId>,
     pub(crate) log: Log,
     pub(crate) record: DayRecord,
+    /// Step 1's findings (shocked players, love notes), their buffers kept from day to day.
+    pub(crate) items_buf: crate::vote::DayItems,
     /// The vote counts' buffer (see `Resolution::count`), kept from day to day.
     pub(crate) counts_buf: Vec<u32>,
     /// The lynch's "already considered" marks (see step 5), kept from day to day.
@@ -162,6 +164,7 @@ impl Today {
             tie_breaks: VecDeque::new(),
             log: Log::new(detail),
             record: DayRecord { day, event, ..DayRecord::default() },
+            items_buf: Default::default(),
             counts_buf: Vec::new(),
             placed_buf: Vec::new(),
             tie_buf: Vec::new(),

@@ -445,7 +445,7 @@ impl Match {
         // Steps 1–7: the day vote and the lynch.
         let shocks = r.step_1_finalise_day_items();
         r.step_2_event_corrections();
-        let mut votes = r.step_3_item_corrections(&shocks);
+        let mut votes = r.step_3_item_corrections(shocks);
         r.step_4_authority(&mut votes);
         r.count(&mut votes);
         let mut places = r.step_5_trap_fang_sheep_skin(&votes)?;

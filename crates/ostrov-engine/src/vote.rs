@@ -10,7 +10,9 @@ use crate::resolution::Resolution;
 use crate::ru::say;
 use crate::step::Step;
 
-/// What the day's shocker and love-note uses decide (step 1).
+/// What the day's shocker and love-note uses decide (step 1). Its buffers are kept from
+/// day to day in the open day (`Today::items_buf`).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct DayItems {
     /// By player id; empty when nobody is shocked.
     pub shocked: Vec<bool>,
@@ -40,8 +42,9 @@ impl Resolution<'_> {
     pub(crate) fn step_1_finalise_day_items(&mut self) -> DayItems {
         let n = self.st.players.len();
         let fear = self.day.event == Some(Event::Fear);
-        let mut shocked = Vec::new();
-        let mut love = Vec::new();
+        let DayItems { mut shocked, mut love } = std::mem::take(&mut self.day.items_buf);
+        shocked.clear();
+        love.clear();
         for k in 0..self.day.uses.len() {
             let u = self.day.uses[k];
             if !self.st.alive(u.by) || !self.st.alive(u.target) {
@@ -100,8 +103,9 @@ impl Resolution<'_> {
     }
 
     /// Step 3: corrections for items (shocker, love note, poison thorn, totem, handcuffs,
-    /// megaphone) and for blocked votes (R-VOTE-1, R-VOTE-2, R-VOTE-3).
-    pub(crate) fn step_3_item_corrections(&mut self, items: &DayItems) -> Votes {
+    /// megaphone) and for blocked votes (R-VOTE-1, R-VOTE-2, R-VOTE-3). Step 1's findings
+    /// are done with after this step (their buffers are kept for the next day).
+    pub(crate) fn step_3_item_corrections(&mut self, items: DayItems) -> Votes {
         let n = self.st.players.len();
         let fear = self.day.event == Some(Event::Fear);
         let by_items = self.vote_items();
@@ -190,7 +194,7 @@ impl Resolution<'_> {
                 let ballot = match (blocked, slot) {
                     (true, _) => Ballot { voter: v, target: v, kind: BallotKind::Blocked },
                     (false, None) => Ballot { voter: v, target: v, kind: BallotKind::Missing },
-                    (false, Some(t)) => match may_void.then(|| self.void_reason(v, *t, items)).flatten() {
+                    (false, Some(t)) => match may_void.then(|| self.void_reason(v, *t, &items)).flatten() {
                         Some(why) => {
                             let (vn, tn) = (self.name(v), self.name(*t));
                             self.say(Step::ItemCorrections, || say::vote_void(vn.who(), tn.who(), why));
@@ -214,6 +218,7 @@ impl Resolution<'_> {
                 self.say(Step::ItemCorrections, || say::megaphone_silent(vn.who(), fear));
             }
         }
+        self.day.items_buf = items;
         // The counts are made by `count`, after step 4.
         Votes { ballots, counts: Vec::new() }
     }
