@@ -171,7 +171,7 @@ impl Resolution<'_> {
 
     /// Step 9: the voodoo doll — the target's night ability does nothing.
     pub(crate) fn step_9_voodoo(&mut self, night: &mut Night) {
-        for &v in &night.voodooed.clone() {
+        for &v in &night.voodooed {
             let vn = self.name(v);
             self.say(Step::Voodoo, || say::voodoo(vn.who()));
             for a in night.acts.iter_mut().filter(|a| a.actor == v) {
@@ -269,16 +269,15 @@ impl Resolution<'_> {
 
     /// Step 13: the untouchable survives the attack.
     pub(crate) fn step_13_untouchable(&mut self, night: &mut Night) {
-        if !night.attacks.iter().any(|t| self.st.player(*t).role == Role::Untouchable) {
-            return;
-        }
-        for t in night.attacks.clone() {
-            if self.st.player(t).role == Role::Untouchable {
-                let tn = self.name(t);
-                self.say(Step::Untouchable, || say::untouchable(tn.who()));
-                night.attacks.retain(|a| *a != t);
+        // Each attack on the untouchable is told and dropped, in the order of the attacks.
+        night.attacks.retain(|&t| {
+            if self.st.player(t).role != Role::Untouchable {
+                return true;
             }
-        }
+            let tn = self.name(t);
+            self.say(Step::Untouchable, || say::untouchable(tn.who()));
+            false
+        });
     }
 
     /// Step 14: the moon fern saves its holder from the attack (R-ITEM-1).
