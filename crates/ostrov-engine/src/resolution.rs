@@ -9,10 +9,26 @@ use crate::draw;
 use crate::event::Event;
 use crate::item::Item;
 use crate::player::PlayerId;
-use crate::ru::{NameBuf, Phrase};
+use crate::ru::{NameBuf, Phrase, Speech, Who};
 use crate::state::State;
 use crate::step::Step;
 use crate::win::{self, Winner};
+
+/// A player's name for a log sentence: owned, and nothing at all when the log is off (the
+/// resolution names players on every day of a bulk simulation, which logs nothing: an
+/// empty `Option` is cheaper to make and drop than an empty [`NameBuf`]).
+pub(crate) struct LogName(Option<NameBuf>);
+
+impl LogName {
+    /// The name's grammar view (an empty name when the log is off: no sentence is made then).
+    pub(crate) fn who(&self) -> Who<'_> {
+        static NOBODY: Speech = Speech { gender: None, forms: None };
+        match &self.0 {
+            Some(n) => n.who(),
+            None => Who::new("", &NOBODY),
+        }
+    }
+}
 
 pub(crate) struct Resolution<'a> {
     pub st: &'a mut State,
@@ -21,20 +37,20 @@ pub(crate) struct Resolution<'a> {
 }
 
 impl Resolution<'_> {
-    /// A player's name and its grammar, for a log sentence (empty when the log is off).
-    pub(crate) fn name(&self, p: PlayerId) -> NameBuf {
-        if self.day.log.on {
+    /// A player's name and its grammar, for a log sentence (none when the log is off).
+    pub(crate) fn name(&self, p: PlayerId) -> LogName {
+        LogName(self.day.log.on.then(|| {
             let pl = self.st.player(p);
             NameBuf { name: pl.name.clone(), speech: pl.speech.clone() }
-        } else {
-            NameBuf::default()
-        }
+        }))
     }
 
     /// [`Resolution::name`] of several players.
     pub(crate) fn names_of(&self, ps: &[PlayerId]) -> Vec<NameBuf> {
         if self.day.log.on {
-            ps.iter().map(|p| self.name(*p)).collect()
+            ps.iter()
+                .map(|p| NameBuf { name: self.st.name(*p).into(), speech: self.st.player(*p).speech.clone() })
+                .collect()
         } else {
             Vec::new()
         }
