@@ -52,8 +52,6 @@ pub(crate) struct Night {
     pub checks: Vec<(PlayerId, PlayerId)>,
     pub assaults: Vec<PlayerId>,
     pub deaths: Vec<(PlayerId, Cause)>,
-    /// A buffer: the players who sent a night order (see `collect_night`).
-    pub senders: Vec<PlayerId>,
 }
 
 impl Night {
@@ -73,7 +71,6 @@ impl Night {
         self.checks.clear();
         self.assaults.clear();
         self.deaths.clear();
-        self.senders.clear();
     }
 }
 
@@ -83,11 +80,9 @@ impl Resolution<'_> {
         let mut night = buf.unwrap_or_default();
         night.clear();
         let mut pack: Option<(u32, PlayerId, Targets)> = None;
-        // The players who sent a night order (a few of the seats), taken in list order.
-        let mut senders = std::mem::take(&mut night.senders);
-        let sent = &self.day.sent;
-        senders.extend(self.st.list_order.iter().copied().filter(|p| sent[p.index()].night.is_some()));
-        for &p in &senders {
+        // The players who sent a night order, taken in list order.
+        for k in 0..self.st.list_order.len() {
+            let p = self.st.list_order[k];
             let Some((order, seq)) = self.day.sent[p.index()].night else { continue };
             let pl = self.st.player(p);
             if !pl.alive {
@@ -110,7 +105,6 @@ impl Resolution<'_> {
             }
             night.acts.push(NightAct { actor: p, order, void: false });
         }
-        night.senders = senders;
         if let Some((_, actor, targets)) = pack {
             if targets.iter().any(|t| !self.st.alive(t)) {
                 self.log(Step::FogNight, || "Ход оборотней не учитывается: выбранный ими игрок выбыл".into());
