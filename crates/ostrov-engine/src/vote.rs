@@ -301,7 +301,11 @@ impl Resolution<'_> {
         }
         let mut tally = std::mem::take(&mut self.day.record.tally);
         tally.clear();
-        tally.extend(self.st.list_order.iter().filter(|p| counts[p.index()] > 0).map(|p| (*p, counts[p.index()])));
+        // Each count read once.
+        tally.extend(self.st.list_order.iter().filter_map(|&p| {
+            let c = counts[p.index()];
+            (c > 0).then_some((p, c))
+        }));
         if self.day.log.on {
             let text = tally
                 .iter()
