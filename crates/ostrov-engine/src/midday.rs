@@ -138,14 +138,16 @@ fn pair(st: &mut State, today: &mut Today) {
 
 /// Spirit call (R-SPIRIT-1): the first question sent is asked.
 fn spirit(st: &mut State, today: &mut Today) {
-    let Some((by, text)) = today.question.clone() else {
+    let Some((by, text)) = &today.question else {
         today.log.add(Step::Midday, || "13:00. Вызов духа: вопросов Духу не поступило".into());
         return;
     };
+    let by = *by;
     if !st.alive(by) {
         today.question = None;
         return;
     }
+    // The question stays the open day's too (the host's answer needs it): the record gets a copy.
     today.record.question = Some((by, text.clone()));
-    today.log.add(Step::Midday, || say::question(st.who(by), &text).to_string());
+    today.log.add(Step::Midday, || say::question(st.who(by), text).to_string());
 }

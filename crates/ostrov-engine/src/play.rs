@@ -479,8 +479,8 @@ impl Match {
             }
         }
         // R-SPIRIT-1: the one who asked is told the answer privately too.
-        if let (Some((by, _)), Some(a)) = (today.record.question.clone(), today.answer) {
-            self.state.notify(by, NoticeKind::Answer(a));
+        if let (Some((by, _)), Some(a)) = (&today.record.question, today.answer) {
+            self.state.notify(*by, NoticeKind::Answer(a));
         }
         if over {
             for p in &mut self.state.players {
