@@ -136,6 +136,8 @@ pub struct Today {
     pub(crate) tie_breaks: VecDeque<PlayerId>,
     pub(crate) log: Log,
     pub(crate) record: DayRecord,
+    /// Tsunami's items of the living (see `Match::tsunami`), the buffer kept from day to day.
+    pub(crate) deal_buf: Vec<Option<crate::item::Held>>,
     /// Step 1's findings (shocked players, love notes), their buffers kept from day to day.
     pub(crate) items_buf: crate::vote::DayItems,
     /// The vote counts' buffer (see `Resolution::count`), kept from day to day.
@@ -164,6 +166,7 @@ impl Today {
             tie_breaks: VecDeque::new(),
             log: Log::new(detail),
             record: DayRecord { day, event, ..DayRecord::default() },
+            deal_buf: Vec::new(),
             items_buf: Default::default(),
             counts_buf: Vec::new(),
             placed_buf: Vec::new(),

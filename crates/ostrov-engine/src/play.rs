@@ -545,19 +545,18 @@ impl Match {
     fn tsunami(&mut self, plan: &DayPlan) -> Result<(), ResolveError> {
         let today = self.today.as_mut().expect("the day is open");
         let st = &mut self.state;
-        let living: Vec<PlayerId> = st.living().collect();
-        let gathered: Vec<Option<Held>> = living.iter().map(|p| st.player(*p).item).collect();
-        let dealt: Vec<Option<Held>> = match &plan.deal {
-            None => {
-                let mut g = gathered.clone();
-                draw::shuffle(&mut self.rng, &mut g);
-                g
-            }
+        // The items of the living in list order, gathered into the day's buffer (kept from
+        // day to day) and dealt again in place.
+        let mut dealt = std::mem::take(&mut today.deal_buf);
+        dealt.clear();
+        dealt.extend(st.living().map(|p| st.player(p).item));
+        match &plan.deal {
+            None => draw::shuffle(&mut self.rng, &mut dealt),
             Some(deal) => {
                 let day = st.day;
                 let bad = |ru: String, en: String| ResolveError::BadDeal { day, ru, en };
-                let mut out = Vec::with_capacity(living.len());
-                let mut pool = gathered.clone();
+                let living: Vec<PlayerId> = st.living().collect();
+                let mut pool = std::mem::take(&mut dealt);
                 for p in &living {
                     let Some((_, it)) = deal.iter().find(|(q, _)| q == p) else {
                         return Err(bad(
@@ -573,7 +572,7 @@ impl Match {
                             format!("gives {what} to {}, but that item was not gathered", st.name(*p)),
                         ));
                     };
-                    out.push(pool.remove(k));
+                    dealt.push(pool.remove(k));
                 }
                 if let Some((q, _)) = deal.iter().find(|(q, _)| !st.alive(*q)) {
                     return Err(bad(
@@ -581,13 +580,19 @@ impl Match {
                         format!("names {}, who is not alive", st.name(*q)),
                     ));
                 }
-                out
             }
-        };
-        for (p, h) in living.iter().zip(dealt) {
-            st.player_mut(*p).item = h;
-            st.notify(*p, NoticeKind::Item { item: h, source: ItemSource::Tsunami });
         }
+        let mut items = dealt.iter();
+        for k in 0..st.list_order.len() {
+            let p = st.list_order[k];
+            if !st.alive(p) {
+                continue;
+            }
+            let h = *items.next().expect("an item for each of the living");
+            st.player_mut(p).item = h;
+            st.notify(p, NoticeKind::Item { item: h, source: ItemSource::Tsunami });
+        }
+        today.deal_buf = dealt;
         today.record.tsunami = true;
         today.log.add(Step::Opening, || "Цунами: вещи живых игроков собраны и розданы заново".to_string());
         Ok(())
