@@ -146,6 +146,9 @@ pub struct Today {
     pub(crate) placed_buf: Vec<bool>,
     /// A reused buffer: the group taking lynch places (`fill`).
     pub(crate) tie_buf: Vec<PlayerId>,
+    /// Step 6's firing bomb holders (by player id) and the places they take, kept from day to day.
+    pub(crate) firing_buf: Vec<bool>,
+    pub(crate) fired_buf: Vec<Option<PlayerId>>,
     /// The lynch places' buffer (steps 5–7), kept from day to day.
     pub(crate) places_buf: Vec<Option<PlayerId>>,
 }
@@ -171,6 +174,8 @@ impl Today {
             counts_buf: Vec::new(),
             placed_buf: Vec::new(),
             tie_buf: Vec::new(),
+            firing_buf: Vec::new(),
+            fired_buf: Vec::new(),
             places_buf: Vec::new(),
         }
     }

@@ -195,15 +195,16 @@ impl Resolution<'_> {
 
     /// Step 5: corrections for trap, fang and sheep skin: who is chosen for the lynch.
     pub(crate) fn step_5_trap_fang_sheep_skin(&mut self, votes: &Votes) -> Result<Places, ResolveError> {
+        // The places' buffer goes back to the day in step 7, on Fear too (no places then).
+        let mut places = std::mem::take(&mut self.day.places_buf);
+        places.clear();
         if self.day.event == Some(Event::Fear) {
-            return Ok(vec![]);
+            return Ok(places);
         }
         let want = if self.day.event == Some(Event::Rage) { 2 } else { 1 };
         let mut placed = std::mem::take(&mut self.day.placed_buf);
         placed.clear();
         placed.resize(self.st.players.len(), false);
-        let mut places = std::mem::take(&mut self.day.places_buf);
-        places.clear();
         let filled = self.fill(votes, want, &mut placed, None, true, &mut places);
         self.day.placed_buf = placed;
         filled.map(|()| places)
@@ -225,40 +226,61 @@ impl Resolution<'_> {
         if !self.day.record.tally.iter().any(|&(p, c)| c >= 2 && fires(p)) {
             return Ok(());
         }
-        let mut firing = vec![false; n];
+        // The firing holders, the candidates already considered and the places they take,
+        // in buffers of the open day (kept from day to day).
+        let mut firing = std::mem::take(&mut self.day.firing_buf);
+        firing.clear();
+        firing.resize(n, false);
         for p in self.st.living() {
             if fires(p) {
                 firing[p.index()] = true;
             }
         }
         let rage = self.day.event == Some(Event::Rage);
-        let mut placed = vec![false; n];
-        let mut fired = Vec::new();
-        self.fill(votes, if rage { 2 } else { 1 }, &mut placed, Some(&firing), false, &mut fired)?;
-        let mut fired: Vec<PlayerId> = fired.into_iter().flatten().collect();
+        let mut placed = std::mem::take(&mut self.day.placed_buf);
+        placed.clear();
+        placed.resize(n, false);
+        let mut taken = std::mem::take(&mut self.day.fired_buf);
+        taken.clear();
+        let filled = self.fill(votes, if rage { 2 } else { 1 }, &mut placed, Some(&firing), false, &mut taken);
+        self.day.firing_buf = firing;
+        self.day.placed_buf = placed;
+        filled?;
+        let mut fired = std::mem::take(&mut self.day.tie_buf);
+        fired.clear();
+        fired.extend(taken.iter().flatten());
+        self.day.fired_buf = taken;
         // R-BOMB-1: at most two firing holders take places on Rage, even when `tie = "all"`
         // lets more of them through a tie (best first; equal ones in list order).
         fired.truncate(if rage { 2 } else { usize::MAX });
+        self.bomb_places(&fired, rage, places);
+        self.day.tie_buf = fired;
+        Ok(())
+    }
+
+    /// Step 6's lynch places once the firing holders who fire are known (`fired`).
+    fn bomb_places(&mut self, fired: &[PlayerId], rage: bool, places: &mut Places) {
         if !rage {
             // R-BOMB-1: the lynch is exactly what R-TIE-1 leaves of the firing holders — nobody
             // when the tie among them picks nobody (`tie = "none"`, fangs).
             if fired.is_empty() {
                 self.tell(Step::Bomb, say::bomb_none);
             } else {
-                let names = self.names_of(&fired);
+                let names = self.names_of(fired);
                 self.tell(Step::Bomb, || say::bomb(&whos(&names), false));
             }
-            *places = fired.into_iter().map(Some).collect();
-            return Ok(());
+            places.clear();
+            places.extend(fired.iter().map(|&f| Some(f)));
+            return;
         }
         if fired.is_empty() {
-            return Ok(());
+            return;
         }
-        let names = self.names_of(&fired);
+        let names = self.names_of(fired);
         self.tell(Step::Bomb, || say::bomb(&whos(&names), true));
         // Rage: the firing holders take over the chosen places from the top, then fill empty ones.
         let chosen: Vec<usize> = (0..places.len()).filter(|&k| places[k].is_some()).collect();
-        for (k, f) in fired.into_iter().enumerate() {
+        for (k, &f) in fired.iter().enumerate() {
             if let Some(&slot) = chosen.get(k) {
                 places[slot] = Some(f);
             } else if let Some(slot) = places.iter().position(Option::is_none) {
@@ -267,7 +289,6 @@ impl Resolution<'_> {
                 places.push(Some(f));
             }
         }
-        Ok(())
     }
 
     /// Step 7: Rage (two places) and the lynch; on Fear, the leader's sentence.
@@ -303,13 +324,16 @@ impl Resolution<'_> {
     }
 
     /// R-FEAR-1: the vote elects a leader, whose last `sentence` is carried out.
-    fn fear(&mut self, votes: &Votes) -> Result<Vec<PlayerId>, ResolveError> {
+    fn fear(&mut self, votes: &Votes) -> Result<Option<PlayerId>, ResolveError> {
         let best = self.st.living().map(|p| votes.count(p)).max().unwrap_or(0);
         if best == 0 {
             self.tell(Step::RageAndLynch, say::fear_nobody);
-            return Ok(vec![]);
+            return Ok(None);
         }
-        let top: Vec<PlayerId> = self.st.living().filter(|p| votes.count(*p) == best).collect();
+        // The ones with the most votes, in the day's group buffer (given back below).
+        let mut top = std::mem::take(&mut self.day.tie_buf);
+        top.clear();
+        top.extend(self.st.living().filter(|p| votes.count(*p) == best));
         let leader = if top.len() == 1 {
             top[0]
         } else if self.st.rules.tie == TieRule::Random {
@@ -317,23 +341,25 @@ impl Resolution<'_> {
         } else {
             let names = self.names_of(&top);
             self.tell(Step::RageAndLynch, || say::fear_tie(&whos(&names)));
-            return Ok(vec![]);
+            self.day.tie_buf = top;
+            return Ok(None);
         };
+        self.day.tie_buf = top;
         self.day.record.leader = Some(leader);
         let ln = self.name(leader);
         let Some(s) = self.day.sent[leader.index()].sentence.filter(|s| self.st.alive(*s)) else {
             self.tell(Step::RageAndLynch, || say::fear_no_sentence(ln.who()));
-            return Ok(vec![]);
+            return Ok(None);
         };
         self.day.record.sentence = Some(s);
         let sn = self.name(s);
         if self.st.holds_charged(s, Item::SheepSkin) && self.day.items_work() {
             self.trigger(s, Item::SheepSkin, Step::RageAndLynch);
             self.tell(Step::RageAndLynch, || say::fear_sheep_skin(ln.who(), sn.who()));
-            return Ok(vec![]);
+            return Ok(None);
         }
         self.say(Step::RageAndLynch, || say::fear_sentence(ln.who(), sn.who()));
-        Ok(vec![s])
+        Ok(Some(s))
     }
 }
 
