@@ -117,6 +117,15 @@ pub struct UseOrder {
     pub phase: Phase,
 }
 
+/// What the day's shocker and love-note uses decide (step 1). Its buffers are kept from
+/// day to day in the open day (`Today::items_buf`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DayItems {
+    /// By player id; empty when nobody is shocked.
+    pub shocked: Vec<bool>,
+    pub love: Vec<(PlayerId, PlayerId)>,
+}
+
 /// Everything accepted so far on the open day.
 #[derive(Clone, Debug)]
 pub struct Today {
@@ -139,7 +148,7 @@ pub struct Today {
     /// Tsunami's items of the living (see `Match::tsunami`), the buffer kept from day to day.
     pub(crate) deal_buf: Vec<Option<crate::item::Held>>,
     /// Step 1's findings (shocked players, love notes), their buffers kept from day to day.
-    pub(crate) items_buf: crate::vote::DayItems,
+    pub(crate) items_buf: DayItems,
     /// The vote counts' buffer (see `Resolution::count`), kept from day to day.
     pub(crate) counts_buf: Vec<u32>,
     /// The lynch's "already considered" marks (see step 5), kept from day to day.

@@ -1,6 +1,7 @@
 //! The day vote, steps 1–4 of the 21:00 resolution: who voted for whom, and the
 //! corrections for events, items and the authority (RULES.md §3).
 
+use crate::day::DayItems;
 use crate::event::Event;
 use crate::item::Item;
 use crate::player::PlayerId;
@@ -9,15 +10,6 @@ use crate::record::{Ballot, BallotKind};
 use crate::resolution::Resolution;
 use crate::ru::say;
 use crate::step::Step;
-
-/// What the day's shocker and love-note uses decide (step 1). Its buffers are kept from
-/// day to day in the open day (`Today::items_buf`).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct DayItems {
-    /// By player id; empty when nobody is shocked.
-    pub shocked: Vec<bool>,
-    pub love: Vec<(PlayerId, PlayerId)>,
-}
 
 /// The counted votes after steps 1–4.
 pub(crate) struct Votes {
