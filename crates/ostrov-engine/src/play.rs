@@ -147,6 +147,11 @@ impl Match {
         }
         self.reveal_pending.clear();
         self.next_fixed = None;
+        // The old game's records join the pool: the shorter list is moved onto the longer
+        // (a record is large, and every move copies it).
+        if self.pool.len() < self.days.len() {
+            std::mem::swap(&mut self.pool, &mut self.days);
+        }
         self.pool.append(&mut self.days);
         self.deal(setup);
     }
