@@ -140,6 +140,11 @@ impl State {
         crate::ru::Who::new(&pl.name, &pl.speech)
     }
 
+    /// [`State::who`] of several players.
+    pub(crate) fn whos(&self, ps: &[PlayerId]) -> Vec<crate::ru::Who<'_>> {
+        ps.iter().map(|p| self.who(*p)).collect()
+    }
+
     pub fn name(&self, p: PlayerId) -> &str {
         &self.players[p.index()].name
     }
