@@ -72,9 +72,9 @@ pub struct Match {
     /// The next day's event as the game file fixes it, for step 21 of the open day
     /// ([`Match::fix_next_event`]).
     next_fixed: Option<Option<Event>>,
-    /// The pack's list the deal gave the packmates' notices, kept to be refilled by the
-    /// next game's deal (see [`Match::deal`]).
-    pack: Option<std::sync::Arc<[PlayerId]>>,
+    /// The pack's list the deal gave the packmates' notices (what [`Match::pack`] tells
+    /// them), kept to be refilled by the next game's deal (see [`Match::deal`]).
+    pub(crate) pack: Option<std::sync::Arc<[PlayerId]>>,
 }
 
 /// Fills `slots` with the players of `from`, if they are exactly as many.
