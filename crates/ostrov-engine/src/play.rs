@@ -348,7 +348,10 @@ impl Match {
             }
             None => Box::new(Today::new(st.players.len(), day, event, self.detail)),
         };
-        today.tie_breaks.extend(plan.tie_breaks.iter().copied());
+        // Most days fix no tie break (a simulation's never do): the queue is left alone then.
+        if !plan.tie_breaks.is_empty() {
+            today.tie_breaks.extend(plan.tie_breaks.iter().copied());
+        }
         // A fix the day's event gives nothing to decide is noted, never ignored in silence.
         if plan.chosen.is_some() && event != Some(Event::ChooseMe) {
             today.record.unused_fixes.push("chosen");
