@@ -110,7 +110,9 @@ impl Resolution<'_> {
             // play) can make a vote void, and only a megaphone adds one.
             let held = pl.item.map(|h| h.item);
             let i = v.index();
-            let sent = self.day.sent[i];
+            // Only the vote and the penalty are read for the common voter (the whole order
+            // sheet is copied below, for the rest).
+            let (vote, penalty) = (self.day.sent[i].vote, self.day.sent[i].penalty);
             // The common voter — not on Fear, not blocked, no item or love note that could
             // change the vote, every vote for a living player or not sent — gets their
             // ballots here; everything below handles the rest (and logs why).
@@ -121,12 +123,12 @@ impl Resolution<'_> {
                 && plain_item
                 && !loved
                 && !self.st.assaulted[i]
-                && !sent.penalty
+                && !penalty
                 && !items.shocked.get(i).copied().unwrap_or(false)
             {
                 let cast = |t: PlayerId| Ballot { voter: v, target: t, kind: BallotKind::Cast };
                 let missing = Ballot { voter: v, target: v, kind: BallotKind::Missing };
-                match sent.vote {
+                match vote {
                     None => {
                         ballots.push(missing);
                         if per == 2 {
@@ -144,6 +146,7 @@ impl Resolution<'_> {
                     Some(_) => {}
                 }
             }
+            let sent = self.day.sent[i];
             let sent_i = self.sent(v);
             if sent.vote.is_some() && sent_i.is_none() {
                 self.say(Step::ItemCorrections, |st| say::vote_target_gone(st.who(v)));
