@@ -135,12 +135,19 @@ impl Match {
     /// `Match::new(setup, detail)` would be, but the buffers of the old game are reused
     /// (for bulk simulation).
     pub fn renew(&mut self, setup: &Setup, detail: bool) {
-        self.renew_with_rng(setup, ChaCha8Rng::seed_from_u64(setup.seed), detail);
+        // Seeded in place (the RNG is large: passed on by value, it is copied).
+        self.rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        self.start_again(setup, detail);
     }
 
     /// Like [`Match::renew`] with a given RNG (what [`Match::with_rng`] is to [`Match::new`]).
     pub fn renew_with_rng(&mut self, setup: &Setup, rng: ChaCha8Rng, detail: bool) {
         self.rng = rng;
+        self.start_again(setup, detail);
+    }
+
+    /// [`Match::renew`] once the RNG is set.
+    fn start_again(&mut self, setup: &Setup, detail: bool) {
         self.detail = detail;
         if let Some(t) = self.today.take() {
             self.spare = Some(t);
