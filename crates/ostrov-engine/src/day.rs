@@ -145,6 +145,9 @@ pub struct Today {
     pub(crate) tie_breaks: VecDeque<PlayerId>,
     pub(crate) log: Log,
     pub(crate) record: DayRecord,
+    /// Bunker's requests (order number, sender, fixed item) for the 13:00 stage, the buffer
+    /// kept from day to day.
+    pub(crate) bunker_buf: Vec<(u32, PlayerId, Option<Item>)>,
     /// Tsunami's items of the living (see `Match::tsunami`), the buffer kept from day to day.
     pub(crate) deal_buf: Vec<Option<crate::item::Held>>,
     /// Step 1's findings (shocked players, love notes), their buffers kept from day to day.
@@ -178,6 +181,7 @@ impl Today {
             tie_breaks: VecDeque::new(),
             log: Log::new(detail),
             record: DayRecord { day, event, ..DayRecord::default() },
+            bunker_buf: Vec::new(),
             deal_buf: Vec::new(),
             items_buf: Default::default(),
             counts_buf: Vec::new(),
