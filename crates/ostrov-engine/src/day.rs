@@ -117,6 +117,15 @@ pub struct UseOrder {
     pub phase: Phase,
 }
 
+/// What the day's shocker and love-note uses decide (step 1). Its buffers are kept from
+/// day to day in the open day (`Today::items_buf`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DayItems {
+    /// By player id; empty when nobody is shocked.
+    pub shocked: Vec<bool>,
+    pub love: Vec<(PlayerId, PlayerId)>,
+}
+
 /// Everything accepted so far on the open day.
 #[derive(Clone, Debug)]
 pub struct Today {
@@ -136,12 +145,22 @@ pub struct Today {
     pub(crate) tie_breaks: VecDeque<PlayerId>,
     pub(crate) log: Log,
     pub(crate) record: DayRecord,
+    /// Bunker's requests (order number, sender, fixed item) for the 13:00 stage, the buffer
+    /// kept from day to day.
+    pub(crate) bunker_buf: Vec<(u32, PlayerId, Option<Item>)>,
+    /// Tsunami's items of the living (see `Match::tsunami`), the buffer kept from day to day.
+    pub(crate) deal_buf: Vec<Option<crate::item::Held>>,
+    /// Step 1's findings (shocked players, love notes), their buffers kept from day to day.
+    pub(crate) items_buf: DayItems,
     /// The vote counts' buffer (see `Resolution::count`), kept from day to day.
     pub(crate) counts_buf: Vec<u32>,
     /// The lynch's "already considered" marks (see step 5), kept from day to day.
     pub(crate) placed_buf: Vec<bool>,
     /// A reused buffer: the group taking lynch places (`fill`).
     pub(crate) tie_buf: Vec<PlayerId>,
+    /// Step 6's firing bomb holders (by player id) and the places they take, kept from day to day.
+    pub(crate) firing_buf: Vec<bool>,
+    pub(crate) fired_buf: Vec<Option<PlayerId>>,
     /// The lynch places' buffer (steps 5–7), kept from day to day.
     pub(crate) places_buf: Vec<Option<PlayerId>>,
 }
@@ -162,9 +181,14 @@ impl Today {
             tie_breaks: VecDeque::new(),
             log: Log::new(detail),
             record: DayRecord { day, event, ..DayRecord::default() },
+            bunker_buf: Vec::new(),
+            deal_buf: Vec::new(),
+            items_buf: Default::default(),
             counts_buf: Vec::new(),
             placed_buf: Vec::new(),
             tie_buf: Vec::new(),
+            firing_buf: Vec::new(),
+            fired_buf: Vec::new(),
             places_buf: Vec::new(),
         }
     }

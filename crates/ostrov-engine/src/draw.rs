@@ -11,22 +11,25 @@ use crate::rules::Rules;
 /// Draws the event of a day by the house-rule weights; `no_repeat` leaves out the
 /// previous day's event. `None` when every weight is zero.
 pub fn draw_event(rng: &mut ChaCha8Rng, rules: &Rules, previous: Option<Event>) -> Option<Event> {
-    let weight = |e: Event| if rules.no_repeat && Some(e) == previous { 0.0 } else { rules.weight(e) };
-    let total: f64 = Event::ALL.iter().map(|e| weight(*e)).sum();
+    // Each event's weight, worked out once for the sum and the walk below.
+    let mut weights = [0.0; Event::ALL.len()];
+    for (w, &e) in weights.iter_mut().zip(Event::ALL) {
+        *w = if rules.no_repeat && Some(e) == previous { 0.0 } else { rules.weight(e) };
+    }
+    let total: f64 = weights.iter().sum();
     if total <= 0.0 {
         return None;
     }
     let mut x = rng.gen::<f64>() * total;
-    for e in Event::ALL {
-        let w = weight(*e);
+    for (&e, &w) in Event::ALL.iter().zip(&weights) {
         if w > 0.0 {
             if x < w {
-                return Some(*e);
+                return Some(e);
             }
             x -= w;
         }
     }
-    Event::ALL.iter().rev().copied().find(|e| weight(*e) > 0.0)
+    Event::ALL.iter().zip(&weights).rev().find(|(_, &w)| w > 0.0).map(|(&e, _)| e)
 }
 
 /// One element of a non-empty slice, uniformly.

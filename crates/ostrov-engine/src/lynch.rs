@@ -8,7 +8,7 @@ use crate::item::Item;
 use crate::player::{Death, PlayerId};
 use crate::record::{ItemUse, Stage};
 use crate::resolution::Resolution;
-use crate::ru::{say, NameBuf, Who};
+use crate::ru::say;
 use crate::rules::TieRule;
 use crate::step::Step;
 use crate::vote::Votes;
@@ -44,8 +44,7 @@ impl Resolution<'_> {
     fn tie(&mut self, t: &mut Vec<PlayerId>, step: Step) -> Result<(), ResolveError> {
         if self.day.log.on && t.iter().any(|p| self.day.sent[p.index()].immune) {
             let gone: Vec<PlayerId> = t.iter().copied().filter(|p| self.day.sent[p.index()].immune).collect();
-            let names = self.names_of(&gone);
-            self.tell(step, || say::tie_immune(&whos(&names)));
+            self.tell(step, |st| say::tie_immune(&st.whos(&gone)));
         }
         t.retain(|p| !self.day.sent[p.index()].immune);
         if t.is_empty() {
@@ -55,17 +54,15 @@ impl Resolution<'_> {
             let traps = t.iter().filter(|p| self.st.holds(**p, Item::Trap)).count();
             if traps > 0 && traps < t.len() {
                 t.retain(|p| self.st.holds(*p, Item::Trap));
-                let names = self.names_of(t);
-                self.tell(step, || say::tie_trap(&whos(&names)));
+                self.tell(step, |st| say::tie_trap(&st.whos(t)));
             } else if t.iter().any(|p| self.st.holds(*p, Item::Fang)) {
                 if self.day.log.on {
                     let fangs: Vec<PlayerId> = t.iter().copied().filter(|p| self.st.holds(*p, Item::Fang)).collect();
-                    let names = self.names_of(&fangs);
-                    self.tell(step, || say::tie_fang(&whos(&names)));
+                    self.tell(step, |st| say::tie_fang(&st.whos(&fangs)));
                 }
                 t.retain(|p| !self.st.holds(*p, Item::Fang));
                 if t.is_empty() {
-                    self.tell(step, say::tie_fang_empty);
+                    self.tell(step, |_| say::tie_fang_empty());
                     return Ok(());
                 }
             }
@@ -73,21 +70,19 @@ impl Resolution<'_> {
         if t.len() == 1 {
             return Ok(());
         }
-        let names = self.names_of(t);
         match self.st.rules.tie {
             TieRule::Random => {
                 let p = self.draw_tie(t)?;
-                let pn = self.name(p);
-                self.tell(step, || say::tie_lot(&whos(&names), pn.who()));
+                self.tell(step, |st| say::tie_lot(&st.whos(t), st.who(p)));
                 t.clear();
                 t.push(p);
             }
             TieRule::None => {
-                self.tell(step, || say::tie_none(&whos(&names)));
+                self.tell(step, |st| say::tie_none(&st.whos(t)));
                 t.clear();
             }
             TieRule::All => {
-                self.tell(step, || say::tie_all(&whos(&names)));
+                self.tell(step, |st| say::tie_all(&st.whos(t)));
             }
         }
         Ok(())
@@ -157,17 +152,15 @@ impl Resolution<'_> {
             for &p in &group {
                 free = free.saturating_sub(1);
                 if self.day.sent[p.index()].immune {
-                    let pn = self.name(p);
-                    self.tell(Step::TrapFangSheepSkin, || say::lynch_immune(pn.who()));
+                    self.tell(Step::TrapFangSheepSkin, |st| say::lynch_immune(st.who(p)));
                     out.push(None);
                 } else if skins && self.day.items_work() && self.st.holds_charged(p, Item::SheepSkin) {
                     self.trigger(p, Item::SheepSkin, Step::TrapFangSheepSkin);
-                    let pn = self.name(p);
-                    self.tell(Step::TrapFangSheepSkin, || say::sheep_skin(pn.who()));
+                    self.tell(Step::TrapFangSheepSkin, |st| say::sheep_skin(st.who(p)));
                     let before = out.len();
                     self.fill(votes, 1, placed, only, skins, out)?;
                     if out.len() == before {
-                        self.tell(Step::TrapFangSheepSkin, say::sheep_skin_nobody_next);
+                        self.tell(Step::TrapFangSheepSkin, |_| say::sheep_skin_nobody_next());
                         out.push(None);
                     }
                 } else {
@@ -195,15 +188,16 @@ impl Resolution<'_> {
 
     /// Step 5: corrections for trap, fang and sheep skin: who is chosen for the lynch.
     pub(crate) fn step_5_trap_fang_sheep_skin(&mut self, votes: &Votes) -> Result<Places, ResolveError> {
+        // The places' buffer goes back to the day in step 7, on Fear too (no places then).
+        let mut places = std::mem::take(&mut self.day.places_buf);
+        places.clear();
         if self.day.event == Some(Event::Fear) {
-            return Ok(vec![]);
+            return Ok(places);
         }
         let want = if self.day.event == Some(Event::Rage) { 2 } else { 1 };
         let mut placed = std::mem::take(&mut self.day.placed_buf);
         placed.clear();
         placed.resize(self.st.players.len(), false);
-        let mut places = std::mem::take(&mut self.day.places_buf);
-        places.clear();
         let filled = self.fill(votes, want, &mut placed, None, true, &mut places);
         self.day.placed_buf = placed;
         filled.map(|()| places)
@@ -225,40 +219,59 @@ impl Resolution<'_> {
         if !self.day.record.tally.iter().any(|&(p, c)| c >= 2 && fires(p)) {
             return Ok(());
         }
-        let mut firing = vec![false; n];
+        // The firing holders, the candidates already considered and the places they take,
+        // in buffers of the open day (kept from day to day).
+        let mut firing = std::mem::take(&mut self.day.firing_buf);
+        firing.clear();
+        firing.resize(n, false);
         for p in self.st.living() {
             if fires(p) {
                 firing[p.index()] = true;
             }
         }
         let rage = self.day.event == Some(Event::Rage);
-        let mut placed = vec![false; n];
-        let mut fired = Vec::new();
-        self.fill(votes, if rage { 2 } else { 1 }, &mut placed, Some(&firing), false, &mut fired)?;
-        let mut fired: Vec<PlayerId> = fired.into_iter().flatten().collect();
+        let mut placed = std::mem::take(&mut self.day.placed_buf);
+        placed.clear();
+        placed.resize(n, false);
+        let mut taken = std::mem::take(&mut self.day.fired_buf);
+        taken.clear();
+        let filled = self.fill(votes, if rage { 2 } else { 1 }, &mut placed, Some(&firing), false, &mut taken);
+        self.day.firing_buf = firing;
+        self.day.placed_buf = placed;
+        filled?;
+        let mut fired = std::mem::take(&mut self.day.tie_buf);
+        fired.clear();
+        fired.extend(taken.iter().flatten());
+        self.day.fired_buf = taken;
         // R-BOMB-1: at most two firing holders take places on Rage, even when `tie = "all"`
         // lets more of them through a tie (best first; equal ones in list order).
         fired.truncate(if rage { 2 } else { usize::MAX });
+        self.bomb_places(&fired, rage, places);
+        self.day.tie_buf = fired;
+        Ok(())
+    }
+
+    /// Step 6's lynch places once the firing holders who fire are known (`fired`).
+    fn bomb_places(&mut self, fired: &[PlayerId], rage: bool, places: &mut Places) {
         if !rage {
             // R-BOMB-1: the lynch is exactly what R-TIE-1 leaves of the firing holders — nobody
             // when the tie among them picks nobody (`tie = "none"`, fangs).
             if fired.is_empty() {
-                self.tell(Step::Bomb, say::bomb_none);
+                self.tell(Step::Bomb, |_| say::bomb_none());
             } else {
-                let names = self.names_of(&fired);
-                self.tell(Step::Bomb, || say::bomb(&whos(&names), false));
+                self.tell(Step::Bomb, |st| say::bomb(&st.whos(fired), false));
             }
-            *places = fired.into_iter().map(Some).collect();
-            return Ok(());
+            places.clear();
+            places.extend(fired.iter().map(|&f| Some(f)));
+            return;
         }
         if fired.is_empty() {
-            return Ok(());
+            return;
         }
-        let names = self.names_of(&fired);
-        self.tell(Step::Bomb, || say::bomb(&whos(&names), true));
+        self.tell(Step::Bomb, |st| say::bomb(&st.whos(fired), true));
         // Rage: the firing holders take over the chosen places from the top, then fill empty ones.
         let chosen: Vec<usize> = (0..places.len()).filter(|&k| places[k].is_some()).collect();
-        for (k, f) in fired.into_iter().enumerate() {
+        for (k, &f) in fired.iter().enumerate() {
             if let Some(&slot) = chosen.get(k) {
                 places[slot] = Some(f);
             } else if let Some(slot) = places.iter().position(Option::is_none) {
@@ -267,7 +280,6 @@ impl Resolution<'_> {
                 places.push(Some(f));
             }
         }
-        Ok(())
     }
 
     /// Step 7: Rage (two places) and the lynch; on Fear, the leader's sentence.
@@ -288,14 +300,14 @@ impl Resolution<'_> {
         self.st.sort_by_list(&mut lynched);
         lynched.dedup();
         if lynched.is_empty() {
-            self.say(Step::RageAndLynch, say::nobody_lynched);
+            self.say(Step::RageAndLynch, |_| say::nobody_lynched());
         }
         let hidden = self.day.event == Some(Event::SolarEclipse);
         for &p in &lynched {
             self.st.kill(p, Death::Lynch);
             self.st.player_mut(p).role_public = !hidden;
-            let (pn, role) = (self.name(p), self.st.player(p).role);
-            self.say(Step::RageAndLynch, || say::lynched(pn.who(), Some(role)));
+            let role = self.st.player(p).role;
+            self.say(Step::RageAndLynch, |st| say::lynched(st.who(p), Some(role)));
         }
         self.day.record.lynched = lynched;
         self.st.turn_halfbloods(&mut self.day.log, Step::RageAndLynch);
@@ -303,41 +315,38 @@ impl Resolution<'_> {
     }
 
     /// R-FEAR-1: the vote elects a leader, whose last `sentence` is carried out.
-    fn fear(&mut self, votes: &Votes) -> Result<Vec<PlayerId>, ResolveError> {
+    fn fear(&mut self, votes: &Votes) -> Result<Option<PlayerId>, ResolveError> {
         let best = self.st.living().map(|p| votes.count(p)).max().unwrap_or(0);
         if best == 0 {
-            self.tell(Step::RageAndLynch, say::fear_nobody);
-            return Ok(vec![]);
+            self.tell(Step::RageAndLynch, |_| say::fear_nobody());
+            return Ok(None);
         }
-        let top: Vec<PlayerId> = self.st.living().filter(|p| votes.count(*p) == best).collect();
+        // The ones with the most votes, in the day's group buffer (given back below).
+        let mut top = std::mem::take(&mut self.day.tie_buf);
+        top.clear();
+        top.extend(self.st.living().filter(|p| votes.count(*p) == best));
         let leader = if top.len() == 1 {
             top[0]
         } else if self.st.rules.tie == TieRule::Random {
             self.draw_tie(&top)?
         } else {
-            let names = self.names_of(&top);
-            self.tell(Step::RageAndLynch, || say::fear_tie(&whos(&names)));
-            return Ok(vec![]);
+            self.tell(Step::RageAndLynch, |st| say::fear_tie(&st.whos(&top)));
+            self.day.tie_buf = top;
+            return Ok(None);
         };
+        self.day.tie_buf = top;
         self.day.record.leader = Some(leader);
-        let ln = self.name(leader);
         let Some(s) = self.day.sent[leader.index()].sentence.filter(|s| self.st.alive(*s)) else {
-            self.tell(Step::RageAndLynch, || say::fear_no_sentence(ln.who()));
-            return Ok(vec![]);
+            self.tell(Step::RageAndLynch, |st| say::fear_no_sentence(st.who(leader)));
+            return Ok(None);
         };
         self.day.record.sentence = Some(s);
-        let sn = self.name(s);
         if self.st.holds_charged(s, Item::SheepSkin) && self.day.items_work() {
             self.trigger(s, Item::SheepSkin, Step::RageAndLynch);
-            self.tell(Step::RageAndLynch, || say::fear_sheep_skin(ln.who(), sn.who()));
-            return Ok(vec![]);
+            self.tell(Step::RageAndLynch, |st| say::fear_sheep_skin(st.who(leader), st.who(s)));
+            return Ok(None);
         }
-        self.say(Step::RageAndLynch, || say::fear_sentence(ln.who(), sn.who()));
-        Ok(vec![s])
+        self.say(Step::RageAndLynch, |st| say::fear_sentence(st.who(leader), st.who(s)));
+        Ok(Some(s))
     }
-}
-
-/// The grammar views of owned names.
-pub(crate) fn whos(names: &[NameBuf]) -> Vec<Who<'_>> {
-    names.iter().map(NameBuf::who).collect()
 }

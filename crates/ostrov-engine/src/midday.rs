@@ -40,14 +40,14 @@ pub(crate) fn run(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
 /// R-BUNKER-1: the new item is drawn from the reserve (or fixed by the order); then the
 /// old one goes back. With an empty reserve the request fails.
 fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
-    let mut requests: Vec<(u32, PlayerId, Option<crate::item::Item>)> = today
-        .sent
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| s.bunker.map(|(item, seq)| (seq, PlayerId(i as u16), item)))
-        .collect();
+    // The requests in the order sent, in the day's buffer (kept from day to day).
+    let mut requests = std::mem::take(&mut today.bunker_buf);
+    requests.clear();
+    requests.extend(
+        today.sent.iter().enumerate().filter_map(|(i, s)| s.bunker.map(|(item, seq)| (seq, PlayerId(i as u16), item))),
+    );
     requests.sort_by_key(|r| r.0);
-    for (_, p, fixed) in requests {
+    for &(_, p, fixed) in &requests {
         if !st.alive(p) {
             continue;
         }
@@ -84,6 +84,7 @@ fn bunker(st: &mut State, today: &mut Today, rng: &mut ChaCha8Rng) {
         today.record.bunker.push(p);
         today.log.add(Step::Midday, || say::bunker(st.who(p), old.map(|o| o.item), new).to_string());
     }
+    today.bunker_buf = requests;
 }
 
 /// Exchange: two players who name each other swap items; spent items come back charged.
@@ -138,14 +139,16 @@ fn pair(st: &mut State, today: &mut Today) {
 
 /// Spirit call (R-SPIRIT-1): the first question sent is asked.
 fn spirit(st: &mut State, today: &mut Today) {
-    let Some((by, text)) = today.question.clone() else {
+    let Some((by, text)) = &today.question else {
         today.log.add(Step::Midday, || "13:00. Вызов духа: вопросов Духу не поступило".into());
         return;
     };
+    let by = *by;
     if !st.alive(by) {
         today.question = None;
         return;
     }
+    // The question stays the open day's too (the host's answer needs it): the record gets a copy.
     today.record.question = Some((by, text.clone()));
-    today.log.add(Step::Midday, || say::question(st.who(by), &text).to_string());
+    today.log.add(Step::Midday, || say::question(st.who(by), text).to_string());
 }

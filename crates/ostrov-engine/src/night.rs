@@ -52,8 +52,6 @@ pub(crate) struct Night {
     pub checks: Vec<(PlayerId, PlayerId)>,
     pub assaults: Vec<PlayerId>,
     pub deaths: Vec<(PlayerId, Cause)>,
-    /// A buffer: the players who sent a night order (see `collect_night`).
-    pub senders: Vec<PlayerId>,
 }
 
 impl Night {
@@ -73,7 +71,6 @@ impl Night {
         self.checks.clear();
         self.assaults.clear();
         self.deaths.clear();
-        self.senders.clear();
     }
 }
 
@@ -83,16 +80,13 @@ impl Resolution<'_> {
         let mut night = buf.unwrap_or_default();
         night.clear();
         let mut pack: Option<(u32, PlayerId, Targets)> = None;
-        // The players who sent a night order (a few of the seats), taken in list order.
-        let mut senders = std::mem::take(&mut night.senders);
-        let sent = &self.day.sent;
-        senders.extend(self.st.list_order.iter().copied().filter(|p| sent[p.index()].night.is_some()));
-        for &p in &senders {
+        // The players who sent a night order, taken in list order.
+        for k in 0..self.st.list_order.len() {
+            let p = self.st.list_order[k];
             let Some((order, seq)) = self.day.sent[p.index()].night else { continue };
             let pl = self.st.player(p);
             if !pl.alive {
-                let pn = self.name(p);
-                self.say(Step::FogNight, || say::night_sender_gone(pn.who()));
+                self.say(Step::FogNight, |st| say::night_sender_gone(st.who(p)));
                 continue;
             }
             if let NightOrder::Kill(t) = order {
@@ -104,13 +98,11 @@ impl Resolution<'_> {
                 }
             }
             if !order.all_named(|t| self.st.alive(t)) {
-                let pn = self.name(p);
-                self.say(Step::FogNight, || say::night_target_gone(pn.who()));
+                self.say(Step::FogNight, |st| say::night_target_gone(st.who(p)));
                 continue;
             }
             night.acts.push(NightAct { actor: p, order, void: false });
         }
-        night.senders = senders;
         if let Some((_, actor, targets)) = pack {
             if targets.iter().any(|t| !self.st.alive(t)) {
                 self.log(Step::FogNight, || "Ход оборотней не учитывается: выбранный ими игрок выбыл".into());
@@ -125,8 +117,7 @@ impl Resolution<'_> {
             }
             if !self.st.alive(u.by) || !self.st.alive(u.target) {
                 // R-ITEM-7: a voodoo doll whose user is lynched does nothing (and is spent).
-                let bn = self.name(u.by);
-                self.say(Step::Voodoo, || say::voodoo_void(bn.who()));
+                self.say(Step::Voodoo, |st| say::voodoo_void(st.who(u.by)));
                 self.mark_ineffective(u.by, u.item);
                 continue;
             }
@@ -148,8 +139,7 @@ impl Resolution<'_> {
             let voted = self.day.sent[a.actor.index()].vote.is_some_and(|v| a.order.targets().any(|t| v.contains(t)));
             if !voted {
                 night.acts[k].void = true;
-                let pn = self.name(a.actor);
-                self.say(Step::FogNight, || say::fog_void(pn.who()));
+                self.say(Step::FogNight, |st| say::fog_void(st.who(a.actor)));
             }
         }
         if let Some(pack) = night.pack.as_mut() {
@@ -171,9 +161,8 @@ impl Resolution<'_> {
 
     /// Step 9: the voodoo doll — the target's night ability does nothing.
     pub(crate) fn step_9_voodoo(&mut self, night: &mut Night) {
-        for &v in &night.voodooed.clone() {
-            let vn = self.name(v);
-            self.say(Step::Voodoo, || say::voodoo(vn.who()));
+        for &v in &night.voodooed {
+            self.say(Step::Voodoo, |st| say::voodoo(st.who(v)));
             for a in night.acts.iter_mut().filter(|a| a.actor == v) {
                 a.void = true;
             }
@@ -198,8 +187,7 @@ impl Resolution<'_> {
         if let Some(w) = cancel {
             night.cancelled = true;
             self.st.player_mut(w.actor).spent.witch_cancel = true;
-            let wn = self.name(w.actor);
-            self.say(Step::Witch, || say::witch_cancel(wn.who()));
+            self.say(Step::Witch, |st| say::witch_cancel(st.who(w.actor)));
             // The night's voodoo dolls are void too (spent anyway, R-ITEM-3): they changed nothing.
             for k in 0..self.day.uses.len() {
                 let u = self.day.uses[k];
@@ -214,8 +202,7 @@ impl Resolution<'_> {
             if let NightOrder::Kill(t) = w.order {
                 self.st.player_mut(w.actor).spent.witch_kill = true;
                 night.deaths.push((t.first, Cause::Witch));
-                let (wn, tn) = (self.name(w.actor), self.name(t.first));
-                self.say(Step::Witch, || say::witch_kill(wn.who(), tn.who()));
+                self.say(Step::Witch, |st| say::witch_kill(st.who(w.actor), st.who(t.first)));
             }
         }
     }
@@ -232,21 +219,17 @@ impl Resolution<'_> {
                     self.st.player_mut(y).item = ix;
                     self.st.notify(x, NoticeKind::Item { item: iy, source: ItemSource::Swap });
                     self.st.notify(y, NoticeKind::Item { item: ix, source: ItemSource::Swap });
-                    let (xn, yn) = (self.name(x), self.name(y));
-                    self.say(Step::Sleepwalker, || say::swap(xn.who(), yn.who()));
+                    self.say(Step::Sleepwalker, |st| say::swap(st.who(x), st.who(y)));
                 }
-                NightOrder::Recharge(t) => {
-                    let tn = self.name(t);
-                    match self.st.player(t).item {
-                        Some(h) if h.item.is_activated() && !h.charged => {
-                            let h = crate::item::Held { item: h.item, charged: true };
-                            self.st.player_mut(t).item = Some(h);
-                            self.st.notify(t, NoticeKind::Recharged(h));
-                            self.say(Step::Sleepwalker, || say::recharge(tn.who()));
-                        }
-                        _ => self.say(Step::Sleepwalker, || say::recharge_nothing(tn.who())),
+                NightOrder::Recharge(t) => match self.st.player(t).item {
+                    Some(h) if h.item.is_activated() && !h.charged => {
+                        let h = crate::item::Held { item: h.item, charged: true };
+                        self.st.player_mut(t).item = Some(h);
+                        self.st.notify(t, NoticeKind::Recharged(h));
+                        self.say(Step::Sleepwalker, |st| say::recharge(st.who(t)));
                     }
-                }
+                    _ => self.say(Step::Sleepwalker, |st| say::recharge_nothing(st.who(t))),
+                },
                 _ => {}
             }
         }
@@ -261,24 +244,21 @@ impl Resolution<'_> {
         }
         let targets = pack.targets;
         for t in targets.iter() {
-            let tn = self.name(t);
-            self.say(Step::Werewolves, || say::pack_attack(tn.who()));
+            self.say(Step::Werewolves, |st| say::pack_attack(st.who(t)));
             night.attacks.push(t);
         }
     }
 
     /// Step 13: the untouchable survives the attack.
     pub(crate) fn step_13_untouchable(&mut self, night: &mut Night) {
-        if !night.attacks.iter().any(|t| self.st.player(*t).role == Role::Untouchable) {
-            return;
-        }
-        for t in night.attacks.clone() {
-            if self.st.player(t).role == Role::Untouchable {
-                let tn = self.name(t);
-                self.say(Step::Untouchable, || say::untouchable(tn.who()));
-                night.attacks.retain(|a| *a != t);
+        // Each attack on the untouchable is told and dropped, in the order of the attacks.
+        night.attacks.retain(|&t| {
+            if self.st.player(t).role != Role::Untouchable {
+                return true;
             }
-        }
+            self.say(Step::Untouchable, |st| say::untouchable(st.who(t)));
+            false
+        });
     }
 
     /// Step 14: the moon fern saves its holder from the attack (R-ITEM-1).
@@ -287,8 +267,7 @@ impl Resolution<'_> {
             let t = night.attacks[k];
             if self.day.items_work() && self.st.holds_charged(t, Item::MoonFern) {
                 self.trigger(t, Item::MoonFern, Step::MoonFern);
-                let tn = self.name(t);
-                self.tell(Step::MoonFern, || say::moon_fern(tn.who()));
+                self.tell(Step::MoonFern, |st| say::moon_fern(st.who(t)));
             } else {
                 night.deaths.push((t, Cause::Wolves));
             }
@@ -320,11 +299,10 @@ impl Resolution<'_> {
             } else {
                 CheckResult::NotWerewolf
             };
-            let (sn, tn) = (self.name(seer), self.name(t));
-            self.say(Step::BlackGlasses, || say::check(sn.who(), tn.who(), result));
+            self.say(Step::BlackGlasses, |st| say::check(st.who(seer), st.who(t), result));
             if result != CheckResult::Failed && is_hamster {
                 night.deaths.push((t, Cause::Check));
-                self.say(Step::BlackGlasses, || say::hamster_checked(tn.who()));
+                self.say(Step::BlackGlasses, |st| say::hamster_checked(st.who(t)));
             }
             self.st.notify(seer, NoticeKind::Check { target: t, result });
             self.day.record.checks.push(Check { seer, target: t, result });
@@ -346,14 +324,13 @@ impl Resolution<'_> {
     pub(crate) fn step_18_camo_robe(&mut self, night: &mut Night) {
         for k in 0..night.assaults.len() {
             let t = night.assaults[k];
-            let tn = self.name(t);
             if self.day.items_work() && self.st.holds_charged(t, Item::CamoRobe) {
                 self.trigger(t, Item::CamoRobe, Step::CamoRobe);
-                self.tell(Step::CamoRobe, || say::camouflage(tn.who()));
+                self.tell(Step::CamoRobe, |st| say::camouflage(st.who(t)));
             } else if !self.day.record.assaulted.contains(&t) {
                 // The victim is a secret (O-PAPER-2): the host's log and the victim's
                 // notice say it, the newspaper does not.
-                self.say(Step::Maniac, || say::assault(tn.who()));
+                self.say(Step::Maniac, |st| say::assault(st.who(t)));
                 self.day.record.assaulted.push(t);
                 self.st.notify(t, NoticeKind::Assaulted);
             }
@@ -366,8 +343,7 @@ impl Resolution<'_> {
         for k in 0..night.acts.len() {
             let Some(a) = night.live(k, Role::Hamster, self.st) else { continue };
             if let NightOrder::Kill(t) = a.order {
-                let (hn, tn) = (self.name(a.actor), self.name(t.first));
-                self.say(Step::Hamster, || say::hamster_kill(hn.who(), tn.who()));
+                self.say(Step::Hamster, |st| say::hamster_kill(st.who(a.actor), st.who(t.first)));
                 night.deaths.push((t.first, Cause::Hamster));
             }
         }
@@ -384,8 +360,7 @@ impl Resolution<'_> {
                 }
                 let saved = night.deaths.iter().any(|(v, _)| *v == t);
                 night.deaths.retain(|(v, _)| *v != t);
-                let (nn, tn) = (self.name(a.actor), self.name(t));
-                self.say(Step::Nurse, || say::nurse(nn.who(), tn.who(), saved));
+                self.say(Step::Nurse, |st| say::nurse(st.who(a.actor), st.who(t), saved));
             }
         }
     }
@@ -398,11 +373,11 @@ impl Resolution<'_> {
         dead.dedup();
         for &p in dead.iter() {
             self.st.kill(p, Death::Night);
-            let (pn, role) = (self.name(p), self.st.player(p).role);
-            self.say(Step::Nurse, || say::died(pn.who(), Some(role)));
+            let role = self.st.player(p).role;
+            self.say(Step::Nurse, |st| say::died(st.who(p), Some(role)));
         }
         if dead.is_empty() {
-            self.say(Step::Nurse, say::nobody_died);
+            self.say(Step::Nurse, |_| say::nobody_died());
         }
         // Last night's marks are cleared in place (the same as a fresh `vec![false; n]`).
         let n = self.st.players.len();

@@ -72,6 +72,20 @@ pub struct Match {
     /// The next day's event as the game file fixes it, for step 21 of the open day
     /// ([`Match::fix_next_event`]).
     next_fixed: Option<Option<Event>>,
+    /// The pack's list the deal gave the packmates' notices (what [`Match::pack`] tells
+    /// them), kept to be refilled by the next game's deal (see [`Match::deal`]).
+    pub(crate) pack: Option<std::sync::Arc<[PlayerId]>>,
+}
+
+/// Fills `slots` with the players of `from`, if they are exactly as many.
+fn refill(slots: &mut [PlayerId], mut from: impl Iterator<Item = PlayerId>) -> bool {
+    for slot in slots.iter_mut() {
+        match from.next() {
+            Some(p) => *slot = p,
+            None => return false,
+        }
+    }
+    from.next().is_none()
 }
 
 impl Match {
@@ -111,6 +125,7 @@ impl Match {
             pool: Vec::new(),
             night_buf: None,
             next_fixed: None,
+            pack: None,
         };
         m.deal(setup);
         m
@@ -120,18 +135,30 @@ impl Match {
     /// `Match::new(setup, detail)` would be, but the buffers of the old game are reused
     /// (for bulk simulation).
     pub fn renew(&mut self, setup: &Setup, detail: bool) {
-        self.renew_with_rng(setup, ChaCha8Rng::seed_from_u64(setup.seed), detail);
+        // Seeded in place (the RNG is large: passed on by value, it is copied).
+        self.rng = ChaCha8Rng::seed_from_u64(setup.seed);
+        self.start_again(setup, detail);
     }
 
     /// Like [`Match::renew`] with a given RNG (what [`Match::with_rng`] is to [`Match::new`]).
     pub fn renew_with_rng(&mut self, setup: &Setup, rng: ChaCha8Rng, detail: bool) {
         self.rng = rng;
+        self.start_again(setup, detail);
+    }
+
+    /// [`Match::renew`] once the RNG is set.
+    fn start_again(&mut self, setup: &Setup, detail: bool) {
         self.detail = detail;
         if let Some(t) = self.today.take() {
             self.spare = Some(t);
         }
         self.reveal_pending.clear();
         self.next_fixed = None;
+        // The old game's records join the pool: the shorter list is moved onto the longer
+        // (a record is large, and every move copies it).
+        if self.pool.len() < self.days.len() {
+            std::mem::swap(&mut self.pool, &mut self.days);
+        }
         self.pool.append(&mut self.days);
         self.deal(setup);
     }
@@ -239,8 +266,15 @@ impl Match {
         st.notices.clear();
         st.notices.reserve(4 * n);
         st.count_living();
-        let pack: std::sync::Arc<[PlayerId]> =
-            st.list_order.iter().copied().filter(|p| st.player(*p).role.side() == Side::Werewolves).collect();
+        // The pack's list, one for all the packmates' notices. The old game's list is
+        // refilled in place when the notices just cleared were its only holders and it has
+        // the room (a simulation deals as many werewolves every game): no allocation.
+        let wolves = st.list_order.iter().copied().filter(|p| st.player(*p).role.side() == Side::Werewolves);
+        let mut pack = self.pack.take();
+        if !pack.as_mut().and_then(std::sync::Arc::get_mut).is_some_and(|slots| refill(slots, wolves.clone())) {
+            pack = Some(wolves.collect());
+        }
+        let pack = pack.expect("just made");
         for k in 0..n {
             let p = st.list_order[k];
             let pl = st.player(p);
@@ -251,6 +285,7 @@ impl Match {
                 st.notify(p, NoticeKind::Pack(pack.clone()));
             }
         }
+        self.pack = Some(pack);
         st.turn_halfbloods(&mut Log::new(false), Step::Opening);
         self.title = setup.title.clone();
     }
@@ -320,7 +355,10 @@ impl Match {
             }
             None => Box::new(Today::new(st.players.len(), day, event, self.detail)),
         };
-        today.tie_breaks.extend(plan.tie_breaks.iter().copied());
+        // Most days fix no tie break (a simulation's never do): the queue is left alone then.
+        if !plan.tie_breaks.is_empty() {
+            today.tie_breaks.extend(plan.tie_breaks.iter().copied());
+        }
         // A fix the day's event gives nothing to decide is noted, never ignored in silence.
         if plan.chosen.is_some() && event != Some(Event::ChooseMe) {
             today.record.unused_fixes.push("chosen");
@@ -422,7 +460,7 @@ impl Match {
         // Steps 1–7: the day vote and the lynch.
         let shocks = r.step_1_finalise_day_items();
         r.step_2_event_corrections();
-        let mut votes = r.step_3_item_corrections(&shocks);
+        let mut votes = r.step_3_item_corrections(shocks);
         r.step_4_authority(&mut votes);
         r.count(&mut votes);
         let mut places = r.step_5_trap_fang_sheep_skin(&votes)?;
@@ -456,8 +494,8 @@ impl Match {
             }
         }
         // R-SPIRIT-1: the one who asked is told the answer privately too.
-        if let (Some((by, _)), Some(a)) = (today.record.question.clone(), today.answer) {
-            self.state.notify(by, NoticeKind::Answer(a));
+        if let (Some((by, _)), Some(a)) = (&today.record.question, today.answer) {
+            self.state.notify(*by, NoticeKind::Answer(a));
         }
         if over {
             for p in &mut self.state.players {
@@ -522,19 +560,18 @@ impl Match {
     fn tsunami(&mut self, plan: &DayPlan) -> Result<(), ResolveError> {
         let today = self.today.as_mut().expect("the day is open");
         let st = &mut self.state;
-        let living: Vec<PlayerId> = st.living().collect();
-        let gathered: Vec<Option<Held>> = living.iter().map(|p| st.player(*p).item).collect();
-        let dealt: Vec<Option<Held>> = match &plan.deal {
-            None => {
-                let mut g = gathered.clone();
-                draw::shuffle(&mut self.rng, &mut g);
-                g
-            }
+        // The items of the living in list order, gathered into the day's buffer (kept from
+        // day to day) and dealt again in place.
+        let mut dealt = std::mem::take(&mut today.deal_buf);
+        dealt.clear();
+        dealt.extend(st.living().map(|p| st.player(p).item));
+        match &plan.deal {
+            None => draw::shuffle(&mut self.rng, &mut dealt),
             Some(deal) => {
                 let day = st.day;
                 let bad = |ru: String, en: String| ResolveError::BadDeal { day, ru, en };
-                let mut out = Vec::with_capacity(living.len());
-                let mut pool = gathered.clone();
+                let living: Vec<PlayerId> = st.living().collect();
+                let mut pool = std::mem::take(&mut dealt);
                 for p in &living {
                     let Some((_, it)) = deal.iter().find(|(q, _)| q == p) else {
                         return Err(bad(
@@ -550,7 +587,7 @@ impl Match {
                             format!("gives {what} to {}, but that item was not gathered", st.name(*p)),
                         ));
                     };
-                    out.push(pool.remove(k));
+                    dealt.push(pool.remove(k));
                 }
                 if let Some((q, _)) = deal.iter().find(|(q, _)| !st.alive(*q)) {
                     return Err(bad(
@@ -558,13 +595,19 @@ impl Match {
                         format!("names {}, who is not alive", st.name(*q)),
                     ));
                 }
-                out
             }
-        };
-        for (p, h) in living.iter().zip(dealt) {
-            st.player_mut(*p).item = h;
-            st.notify(*p, NoticeKind::Item { item: h, source: ItemSource::Tsunami });
         }
+        let mut items = dealt.iter();
+        for k in 0..st.list_order.len() {
+            let p = st.list_order[k];
+            if !st.alive(p) {
+                continue;
+            }
+            let h = *items.next().expect("an item for each of the living");
+            st.player_mut(p).item = h;
+            st.notify(p, NoticeKind::Item { item: h, source: ItemSource::Tsunami });
+        }
+        today.deal_buf = dealt;
         today.record.tsunami = true;
         today.log.add(Step::Opening, || "Цунами: вещи живых игроков собраны и розданы заново".to_string());
         Ok(())

@@ -9,7 +9,7 @@ use crate::draw;
 use crate::event::Event;
 use crate::item::Item;
 use crate::player::PlayerId;
-use crate::ru::{NameBuf, Phrase};
+use crate::ru::Phrase;
 use crate::state::State;
 use crate::step::Step;
 use crate::win::{self, Winner};
@@ -21,38 +21,21 @@ pub(crate) struct Resolution<'a> {
 }
 
 impl Resolution<'_> {
-    /// A player's name and its grammar, for a log sentence (empty when the log is off).
-    pub(crate) fn name(&self, p: PlayerId) -> NameBuf {
-        if self.day.log.on {
-            let pl = self.st.player(p);
-            NameBuf { name: pl.name.clone(), speech: pl.speech.clone() }
-        } else {
-            NameBuf::default()
-        }
-    }
-
-    /// [`Resolution::name`] of several players.
-    pub(crate) fn names_of(&self, ps: &[PlayerId]) -> Vec<NameBuf> {
-        if self.day.log.on {
-            ps.iter().map(|p| self.name(*p)).collect()
-        } else {
-            Vec::new()
-        }
-    }
-
-    /// Logs a sentence.
+    /// Logs a sentence. It is made from the state (the names it needs are read then), and
+    /// only when the log is on: a bulk simulation names nobody.
     #[inline]
-    pub(crate) fn say(&mut self, step: Step, text: impl FnOnce() -> Phrase) {
-        self.day.log.add(step, || text().to_string());
+    pub(crate) fn say(&mut self, step: Step, text: impl FnOnce(&State) -> Phrase) {
+        let st = &*self.st;
+        self.day.log.add(step, || text(st).to_string());
     }
 
     /// Logs a sentence that the newspaper also prints, to explain the day (a tie, a bomb,
     /// a sheep skin …): public knowledge only.
-    pub(crate) fn tell(&mut self, step: Step, text: impl FnOnce() -> Phrase) {
+    pub(crate) fn tell(&mut self, step: Step, text: impl FnOnce(&State) -> Phrase) {
         debug_assert!(step.is_day_vote() || step.is_night(), "the newspaper explains the lynch and the night");
         if self.day.log.on {
             // A tie settled again (Rage fills two places) is told once.
-            let ph = text();
+            let ph = text(self.st);
             if !self.day.record.public.iter().any(|(_, p)| *p == ph) {
                 self.day.log.add(step, || ph.to_string());
                 self.day.record.public.push((step, ph));

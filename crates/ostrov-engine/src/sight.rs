@@ -33,11 +33,11 @@ impl Match {
     /// [`Match::pack`] into `out`, reusing its buffer (for bots, which learn it every game).
     pub fn pack_into(&self, p: PlayerId, out: &mut Vec<PlayerId>) {
         out.clear();
-        let st = &self.state;
-        if st.player(p).role.side() != Side::Werewolves {
+        if self.state.player(p).role.side() != Side::Werewolves {
             return;
         }
-        out.extend(st.list_order.iter().copied().filter(|q| st.player(*q).role.side() == Side::Werewolves));
+        // The deal's list, the one its Pack notices share (no role changes in a game).
+        out.extend_from_slice(self.pack.as_deref().unwrap_or_default());
     }
 
     /// What `viewer` may see of this game now.

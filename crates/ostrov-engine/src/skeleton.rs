@@ -175,6 +175,10 @@ pub fn clean_name(name: &str) -> Result<String, NameProblem> {
 /// quotes of Russian typography, „…“, so it cannot close the quotes around it and go on
 /// as the newspaper's own words («…?» Ответ Духа: «Нет». Вопрос …).
 pub fn nested_quotes(text: &str) -> String {
+    // Most questions have no quotes of their own: they are copied at once.
+    if !text.contains(['«', '»']) {
+        return text.to_owned();
+    }
     text.chars()
         .map(|c| match c {
             '«' => '„',

@@ -140,6 +140,11 @@ impl State {
         crate::ru::Who::new(&pl.name, &pl.speech)
     }
 
+    /// [`State::who`] of several players.
+    pub(crate) fn whos(&self, ps: &[PlayerId]) -> Vec<crate::ru::Who<'_>> {
+        ps.iter().map(|p| self.who(*p)).collect()
+    }
+
     pub fn name(&self, p: PlayerId) -> &str {
         &self.players[p.index()].name
     }
@@ -231,11 +236,17 @@ impl State {
     }
 
     /// R-HALF-1: when no werewolf is alive, every living halfblood becomes one.
+    #[inline]
     pub(crate) fn turn_halfbloods(&mut self, log: &mut Log, step: crate::step::Step) {
         debug_assert_eq!(self.living_wolves, self.living_pack());
-        if self.living_wolves > 0 {
-            return;
+        // Checked in line (twice a day, nearly always with werewolves alive); the turn itself is not.
+        if self.living_wolves == 0 {
+            self.turn_every_halfblood(log, step);
         }
+    }
+
+    #[inline(never)]
+    fn turn_every_halfblood(&mut self, log: &mut Log, step: crate::step::Step) {
         for k in 0..self.list_order.len() {
             let id = self.list_order[k];
             let p = self.player(id);

@@ -1,6 +1,7 @@
 //! The day vote, steps 1–4 of the 21:00 resolution: who voted for whom, and the
 //! corrections for events, items and the authority (RULES.md §3).
 
+use crate::day::DayItems;
 use crate::event::Event;
 use crate::item::Item;
 use crate::player::PlayerId;
@@ -9,13 +10,6 @@ use crate::record::{Ballot, BallotKind};
 use crate::resolution::Resolution;
 use crate::ru::say;
 use crate::step::Step;
-
-/// What the day's shocker and love-note uses decide (step 1).
-pub(crate) struct DayItems {
-    /// By player id; empty when nobody is shocked.
-    pub shocked: Vec<bool>,
-    pub love: Vec<(PlayerId, PlayerId)>,
-}
 
 /// The counted votes after steps 1–4.
 pub(crate) struct Votes {
@@ -40,14 +34,14 @@ impl Resolution<'_> {
     pub(crate) fn step_1_finalise_day_items(&mut self) -> DayItems {
         let n = self.st.players.len();
         let fear = self.day.event == Some(Event::Fear);
-        let mut shocked = Vec::new();
-        let mut love = Vec::new();
+        let DayItems { mut shocked, mut love } = std::mem::take(&mut self.day.items_buf);
+        shocked.clear();
+        love.clear();
         for k in 0..self.day.uses.len() {
             let u = self.day.uses[k];
             if !self.st.alive(u.by) || !self.st.alive(u.target) {
                 if u.item != Item::Voodoo {
-                    let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(Step::FinaliseDayItems, || say::item_void(u.item, b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, |st| say::item_void(u.item, st.who(u.by), st.who(u.target)));
                     self.mark_ineffective(u.by, u.item);
                 }
                 continue;
@@ -55,23 +49,19 @@ impl Resolution<'_> {
             match u.item {
                 // R-FEAR-1: on Fear no item changes the vote; the shocked player is only silenced.
                 Item::Shocker if fear => {
-                    let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(Step::FinaliseDayItems, || say::shocker_fear(b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, |st| say::shocker_fear(st.who(u.by), st.who(u.target)));
                 }
                 Item::LoveNote if fear => {
-                    let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(Step::FinaliseDayItems, || say::love_note_fear(b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, |st| say::love_note_fear(st.who(u.by), st.who(u.target)));
                 }
                 Item::Shocker => {
                     shocked.resize(n, false);
                     shocked[u.target.index()] = true;
-                    let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(Step::FinaliseDayItems, || say::shocker(b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, |st| say::shocker(st.who(u.by), st.who(u.target)));
                 }
                 Item::LoveNote => {
                     love.push((u.by, u.target));
-                    let (b, t) = (self.name(u.by), self.name(u.target));
-                    self.say(Step::FinaliseDayItems, || say::love_note(b.who(), t.who()));
+                    self.say(Step::FinaliseDayItems, |st| say::love_note(st.who(u.by), st.who(u.target)));
                 }
                 _ => {}
             }
@@ -82,16 +72,15 @@ impl Resolution<'_> {
     /// Step 2: corrections for events — Magnetic storm, Fear, Palms bloom.
     pub(crate) fn step_2_event_corrections(&mut self) {
         match self.day.event {
-            Some(Event::MagneticStorm) => self.say(Step::EventCorrections, say::storm_votes),
-            Some(Event::Fear) => self.say(Step::EventCorrections, say::fear_votes),
+            Some(Event::MagneticStorm) => self.say(Step::EventCorrections, |_| say::storm_votes()),
+            Some(Event::Fear) => self.say(Step::EventCorrections, |_| say::fear_votes()),
             Some(Event::PalmsBloom) => {
                 // O-PALMS-1: a penalty is a Palms violation only when it was given for one
                 // (no reason, or a reason that names the palms); any other penalty keeps
                 // its own reason in the newspaper.
                 for (p, why) in self.day.record.penalties.clone() {
                     if why.as_deref().is_none_or(crate::palms::names_the_palms) {
-                        let name = self.name(p);
-                        self.tell(Step::EventCorrections, || say::palms(name.who()));
+                        self.tell(Step::EventCorrections, |st| say::palms(st.who(p)));
                     }
                 }
             }
@@ -100,8 +89,9 @@ impl Resolution<'_> {
     }
 
     /// Step 3: corrections for items (shocker, love note, poison thorn, totem, handcuffs,
-    /// megaphone) and for blocked votes (R-VOTE-1, R-VOTE-2, R-VOTE-3).
-    pub(crate) fn step_3_item_corrections(&mut self, items: &DayItems) -> Votes {
+    /// megaphone) and for blocked votes (R-VOTE-1, R-VOTE-2, R-VOTE-3). Step 1's findings
+    /// are done with after this step (their buffers are kept for the next day).
+    pub(crate) fn step_3_item_corrections(&mut self, items: DayItems) -> Votes {
         let n = self.st.players.len();
         let fear = self.day.event == Some(Event::Fear);
         let by_items = self.vote_items();
@@ -120,7 +110,9 @@ impl Resolution<'_> {
             // play) can make a vote void, and only a megaphone adds one.
             let held = pl.item.map(|h| h.item);
             let i = v.index();
-            let sent = self.day.sent[i];
+            // Only the vote and the penalty are read for the common voter (the whole order
+            // sheet is copied below, for the rest).
+            let (vote, penalty) = (self.day.sent[i].vote, self.day.sent[i].penalty);
             // The common voter — not on Fear, not blocked, no item or love note that could
             // change the vote, every vote for a living player or not sent — gets their
             // ballots here; everything below handles the rest (and logs why).
@@ -131,12 +123,12 @@ impl Resolution<'_> {
                 && plain_item
                 && !loved
                 && !self.st.assaulted[i]
-                && !sent.penalty
+                && !penalty
                 && !items.shocked.get(i).copied().unwrap_or(false)
             {
                 let cast = |t: PlayerId| Ballot { voter: v, target: t, kind: BallotKind::Cast };
                 let missing = Ballot { voter: v, target: v, kind: BallotKind::Missing };
-                match sent.vote {
+                match vote {
                     None => {
                         ballots.push(missing);
                         if per == 2 {
@@ -154,10 +146,10 @@ impl Resolution<'_> {
                     Some(_) => {}
                 }
             }
+            let sent = self.day.sent[i];
             let sent_i = self.sent(v);
             if sent.vote.is_some() && sent_i.is_none() {
-                let name = self.name(v);
-                self.say(Step::ItemCorrections, || say::vote_target_gone(name.who()));
+                self.say(Step::ItemCorrections, |st| say::vote_target_gone(st.who(v)));
             }
             let may_void = by_items && (loved || matches!(held, Some(Item::Totem | Item::Handcuffs)));
             let assaulted = self.st.assaulted[i];
@@ -165,7 +157,6 @@ impl Resolution<'_> {
             let shocked = by_items && items.shocked.get(i).copied().unwrap_or(false);
             let blocked = assaulted || penalised || shocked;
             if blocked {
-                let name = self.name(v);
                 let why = if assaulted {
                     Blocked::Assaulted
                 } else if penalised {
@@ -173,7 +164,7 @@ impl Resolution<'_> {
                 } else {
                     Blocked::Shocked
                 };
-                self.say(Step::ItemCorrections, || say::vote_blocked(name.who(), why, fear));
+                self.say(Step::ItemCorrections, |st| say::vote_blocked(st.who(v), why, fear));
             }
             let targets: [Option<PlayerId>; 2] = match sent_i {
                 Some(t) => [Some(t.first), t.second],
@@ -190,10 +181,9 @@ impl Resolution<'_> {
                 let ballot = match (blocked, slot) {
                     (true, _) => Ballot { voter: v, target: v, kind: BallotKind::Blocked },
                     (false, None) => Ballot { voter: v, target: v, kind: BallotKind::Missing },
-                    (false, Some(t)) => match may_void.then(|| self.void_reason(v, *t, items)).flatten() {
+                    (false, Some(t)) => match may_void.then(|| self.void_reason(v, *t, &items)).flatten() {
                         Some(why) => {
-                            let (vn, tn) = (self.name(v), self.name(*t));
-                            self.say(Step::ItemCorrections, || say::vote_void(vn.who(), tn.who(), why));
+                            self.say(Step::ItemCorrections, |st| say::vote_void(st.who(v), st.who(*t), why));
                             Ballot { voter: v, target: v, kind: BallotKind::Void }
                         }
                         None => Ballot { voter: v, target: *t, kind: BallotKind::Cast },
@@ -205,15 +195,14 @@ impl Resolution<'_> {
             if by_items && !blocked && held == Some(Item::Megaphone) {
                 if let Some(t) = sent.megaphone.filter(|t| self.st.alive(*t)) {
                     ballots.push(Ballot { voter: v, target: t, kind: BallotKind::Megaphone });
-                    let (vn, tn) = (self.name(v), self.name(t));
-                    self.say(Step::ItemCorrections, || say::megaphone(vn.who(), tn.who()));
+                    self.say(Step::ItemCorrections, |st| say::megaphone(st.who(v), st.who(t)));
                 }
             } else if !by_items && sent.megaphone.is_some() && held == Some(Item::Megaphone) {
                 // The order was taken (R-ITEM-7 refuses only uses), but no item changes the vote today.
-                let vn = self.name(v);
-                self.say(Step::ItemCorrections, || say::megaphone_silent(vn.who(), fear));
+                self.say(Step::ItemCorrections, |st| say::megaphone_silent(st.who(v), fear));
             }
         }
+        self.day.items_buf = items;
         // The counts are made by `count`, after step 4.
         Votes { ballots, counts: Vec::new() }
     }
@@ -266,13 +255,11 @@ impl Resolution<'_> {
                 continue;
             }
             if !self.st.alive(from) || !self.st.alive(target) {
-                let name = self.name(a);
-                self.say(Step::Authority, || say::authority_gone(name.who()));
+                self.say(Step::Authority, |st| say::authority_gone(st.who(a)));
                 continue;
             }
             let Some(b) = votes.ballots.iter_mut().find(|b| b.voter == from && b.kind != BallotKind::Megaphone) else {
-                let (an, fname) = (self.name(a), self.name(from));
-                self.say(Step::Authority, || say::authority_no_vote(an.who(), fname.who()));
+                self.say(Step::Authority, |st| say::authority_no_vote(st.who(a), st.who(from)));
                 continue;
             };
             b.target = target;
@@ -281,8 +268,7 @@ impl Resolution<'_> {
             p.spent.authority = true;
             p.role_public = true;
             self.day.record.authority = Some((a, from, target));
-            let (an, fname, tn) = (self.name(a), self.name(from), self.name(target));
-            self.tell(Step::Authority, || say::authority(an.who(), fname.who(), tn.who()));
+            self.tell(Step::Authority, |st| say::authority(st.who(a), st.who(from), st.who(target)));
         }
     }
 
@@ -296,11 +282,15 @@ impl Resolution<'_> {
         }
         let mut tally = std::mem::take(&mut self.day.record.tally);
         tally.clear();
-        tally.extend(self.st.list_order.iter().filter(|p| counts[p.index()] > 0).map(|p| (*p, counts[p.index()])));
+        // Each count read once.
+        tally.extend(self.st.list_order.iter().filter_map(|&p| {
+            let c = counts[p.index()];
+            (c > 0).then_some((p, c))
+        }));
         if self.day.log.on {
             let text = tally
                 .iter()
-                .map(|(p, c)| say::tally_item(self.name(*p).who(), *c).to_string())
+                .map(|(p, c)| say::tally_item(self.st.who(*p), *c).to_string())
                 .collect::<Vec<_>>()
                 .join(", ");
             self.log(Step::Authority, || {

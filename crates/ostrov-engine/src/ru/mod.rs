@@ -286,19 +286,6 @@ impl std::fmt::Display for Phrase {
     }
 }
 
-/// A name with its grammar, owned (what the resolution hands to a log sentence).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NameBuf {
-    pub name: String,
-    pub speech: Speech,
-}
-
-impl NameBuf {
-    pub fn who(&self) -> Who<'_> {
-        Who { name: &self.name, speech: &self.speech }
-    }
-}
-
 /// The role's name, agreed with a known gender, from the one table of both forms
 /// ([`crate::Role::ru_genders`], docs/RUSSIAN.md): «Ясновидящая», «Колдун», «Медбрат».
 /// An unknown gender gets the role's own name («Медсестра», «Колдунья»).
