@@ -3,7 +3,7 @@
 use ostrov_engine::{Actor, Clock, Command, DayPlan, Event, Match, Role, Rules, Seat, Setup, Winner};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::bot::{make, Bot, BotKind, Public, View};
@@ -300,32 +300,46 @@ pub fn simulate_with(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Summary {
 pub fn simulate_bots(cfg: &Config, factory: &Factory, progress: &(dyn Fn(u64) + Sync)) -> Summary {
     // Chunks small enough that the cores finish together (3,000 games in chunks of 1,024
     // left one core a third of the run alone on two cores; in chunks of 128, up to 2 ms of a
-    // 30 ms run); the sums do not depend on them.
+    // 30 ms run); the sums do not depend on them, nor on which worker plays which chunk.
     const CHUNK: u64 = 32;
     let chunks = cfg.games.div_ceil(CHUNK);
     let base = base_setup(cfg);
-    // Each worker thread keeps one scratch (the match, the bots, their buffers) for all
-    // its chunks, as `simulate_while` keeps one for all its games: a chunk costs no new
-    // match nor bots. (`map_init` would make one for each piece rayon splits the work
-    // into: 16 for 3,000 games on two threads, each with a new match and bots whose
-    // buffers grow again in their first game.) A worker holds only its own lock.
-    let workers = rayon::current_num_threads().max(1);
-    let scratches: Vec<Mutex<Scratch>> =
-        (0..workers).map(|_| Mutex::new(Scratch { setup: Some(base.clone()), ..Scratch::default() })).collect();
-    let acc = (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let worker = rayon::current_thread_index().unwrap_or(0) % workers;
-            let mut scratch = scratches[worker].lock().unwrap_or_else(PoisonError::into_inner);
+    let next = AtomicU64::new(0);
+    // A worker takes the next chunk until none is left, keeping one scratch (the match,
+    // the bots, their buffers) and one sum for all its chunks, as `simulate_while` keeps
+    // one scratch for all its games: a chunk costs no new match nor bots.
+    let work = || {
+        let mut scratch = Scratch { setup: Some(base.clone()), ..Scratch::default() };
+        let mut acc = Acc::default();
+        loop {
+            let c = next.fetch_add(1, Ordering::Relaxed);
+            if c >= chunks {
+                return acc;
+            }
             let end = ((c + 1) * CHUNK).min(cfg.games);
-            let mut a = Acc::default();
             for i in c * CHUNK..end {
-                a.add(run(cfg, i, factory, &mut scratch));
+                acc.add(run(cfg, i, factory, &mut scratch));
             }
             progress(end - c * CHUNK);
-            a
-        })
-        .reduce(Acc::default, Acc::merge);
+        }
+    };
+    // The calling thread is one of the workers, the pool's threads the others: the games
+    // start at once, while the pool's threads may still be starting (in a process's first
+    // parallel call they began their first chunk 0.2–3.3 ms late on two cores, of a 3,000-game
+    // run's 25 ms). As many workers as the pool has threads.
+    let workers = rayon::current_num_threads().max(1);
+    let sums = Mutex::new(Vec::with_capacity(workers));
+    rayon::in_place_scope(|s| {
+        for _ in 1..workers {
+            s.spawn(|_| {
+                let acc = work();
+                sums.lock().unwrap_or_else(PoisonError::into_inner).push(acc);
+            });
+        }
+        let acc = work();
+        sums.lock().unwrap_or_else(PoisonError::into_inner).push(acc);
+    });
+    let acc = sums.into_inner().unwrap_or_else(PoisonError::into_inner).into_iter().fold(Acc::default(), Acc::merge);
     summary(&acc, cfg.games)
 }
 
