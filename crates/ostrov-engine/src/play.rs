@@ -74,7 +74,7 @@ pub struct Match {
     next_fixed: Option<Option<Event>>,
     /// The pack's list the deal gave the packmates' notices (what [`Match::pack`] tells
     /// them), kept to be refilled by the next game's deal (see [`Match::deal`]).
-    pub(crate) pack: Option<std::sync::Arc<[PlayerId]>>,
+    pub(crate) pack: std::sync::Arc<[PlayerId]>,
 }
 
 /// Fills `slots` with the players of `from`, if they are exactly as many.
@@ -125,7 +125,7 @@ impl Match {
             pool: Vec::new(),
             night_buf: None,
             next_fixed: None,
-            pack: None,
+            pack: std::sync::Arc::from([]),
         };
         m.deal(setup);
         m
@@ -270,11 +270,9 @@ impl Match {
         // refilled in place when the notices just cleared were its only holders and it has
         // the room (a simulation deals as many werewolves every game): no allocation.
         let wolves = st.list_order.iter().copied().filter(|p| st.player(*p).role.side() == Side::Werewolves);
-        let mut pack = self.pack.take();
-        if !pack.as_mut().and_then(std::sync::Arc::get_mut).is_some_and(|slots| refill(slots, wolves.clone())) {
-            pack = Some(wolves.collect());
+        if !std::sync::Arc::get_mut(&mut self.pack).is_some_and(|slots| refill(slots, wolves.clone())) {
+            self.pack = wolves.collect();
         }
-        let pack = pack.expect("just made");
         for k in 0..n {
             let p = st.list_order[k];
             let pl = st.player(p);
@@ -282,10 +280,9 @@ impl Match {
             st.notify(p, NoticeKind::Role(role));
             st.notify(p, NoticeKind::Item { item, source: ItemSource::Dealt });
             if role.side() == Side::Werewolves {
-                st.notify(p, NoticeKind::Pack(pack.clone()));
+                st.notify(p, NoticeKind::Pack(self.pack.clone()));
             }
         }
-        self.pack = Some(pack);
         st.turn_halfbloods(&mut Log::new(false), Step::Opening);
         self.title = setup.title.clone();
     }

@@ -37,7 +37,7 @@ impl Match {
             return;
         }
         // The deal's list, the one its Pack notices share (no role changes in a game).
-        out.extend_from_slice(self.pack.as_deref().unwrap_or_default());
+        out.extend_from_slice(&self.pack);
     }
 
     /// What `viewer` may see of this game now.
